@@ -1,0 +1,210 @@
+"""Benchview settings: one module, driven by environment variables.
+
+With no variables set it runs on SQLite in the project folder (``make demo``).
+Production-only behaviour is switched on by explicit variables, never by
+``DEBUG=False`` alone, so ``DEBUG=False manage.py runserver --insecure`` still
+serves a working site.
+"""
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def envbool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    lowered = value.strip().lower()
+    if lowered in {"1", "true", "yes", "on"}:
+        return True
+    if lowered in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name}={value!r} is not a boolean (use true or false)")
+
+
+def envint(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
+
+
+def envlist(name: str, default: list[str]) -> list[str]:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+DEBUG = envbool("DEBUG", True)
+# The default key only suits local demos; production sets SECRET_KEY.
+SECRET_KEY = os.environ.get("SECRET_KEY") or "benchview-insecure-demo-key-change-me"
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "leaderboard",
+    "trajectories",
+    "ingest",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.middleware.ContentSecurityPolicyMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=envint("DATABASE_CONN_MAX_AGE", 0),
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL lets the site read while an import writes; the timeout makes a second
+    # writer wait instead of failing at once.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;"}
+    )
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or BASE_DIR / "media")
+MEDIA_URL = "media/"
+
+# Production switches: each one explicit.
+MANIFEST_STATIC = envbool("BENCHVIEW_MANIFEST_STATIC", False)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if MANIFEST_STATIC
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+SECURE_SSL_REDIRECT = envbool("BENCHVIEW_HTTPS", False)
+SESSION_COOKIE_SECURE = SECURE_SSL_REDIRECT
+CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT
+if SECURE_SSL_REDIRECT:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = envint("BENCHVIEW_HSTS_SECONDS", 3600)
+CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "benchview",
+    }
+}
+
+# ---------------------------------------------------------------------------
+# Limits. Every size, count and page length the code enforces lives here.
+# ---------------------------------------------------------------------------
+BENCHVIEW_LIMITS = {
+    # Release archives and folders (the safe reader).
+    "archive_max_bytes": envint("BENCHVIEW_ARCHIVE_MAX_BYTES", 2 * 1024**3),  # unpacked total
+    "archive_max_entries": envint("BENCHVIEW_ARCHIVE_MAX_ENTRIES", 200_000),
+    "file_max_bytes": envint("BENCHVIEW_FILE_MAX_BYTES", 256 * 1024**2),  # one file
+    "upload_max_bytes": envint("BENCHVIEW_UPLOAD_MAX_BYTES", 512 * 1024**2),  # admin upload
+    # Blobs (patches, transcripts, tickets) above this size go to file storage.
+    "blob_db_max_bytes": envint("BENCHVIEW_BLOB_DB_MAX_BYTES", 4 * 1024**2),
+    # Bulk inserts.
+    "bulk_batch_size": envint("BENCHVIEW_BULK_BATCH_SIZE", 2000),
+    # Pages.
+    "event_preview_chars": envint("BENCHVIEW_EVENT_PREVIEW_CHARS", 600),
+    "event_input_preview_chars": envint("BENCHVIEW_EVENT_INPUT_PREVIEW_CHARS", 1200),
+    "search_max_results": envint("BENCHVIEW_SEARCH_MAX_RESULTS", 200),
+    "matrix_tasks_per_page": envint("BENCHVIEW_MATRIX_TASKS_PER_PAGE", 200),
+    "api_page_size": envint("BENCHVIEW_API_PAGE_SIZE", 100),
+    "api_max_page_size": envint("BENCHVIEW_API_MAX_PAGE_SIZE", 1000),
+}
+
+# Where the admin may pick a release on the server; nothing outside it.
+BENCHVIEW_IMPORT_DIR = Path(os.environ.get("BENCHVIEW_IMPORT_DIR") or BASE_DIR / "imports")
+
+# Scrubbing patterns the importer checks again (release-format-v1, Scrubbing).
+BENCHVIEW_SCRUB = {
+    "host_suffixes": envlist("BENCHVIEW_SCRUB_HOST_SUFFIXES", [".internal", ".corp", ".lan"]),
+    "home_prefixes": envlist("BENCHVIEW_SCRUB_HOME_PREFIXES", ["/home/", "/Users/"]),
+    "header_names": envlist(
+        "BENCHVIEW_SCRUB_HEADER_NAMES", ["cookie", "set-cookie", "forwarded", "x-forwarded-*"]
+    ),
+}
+
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": BENCHVIEW_LIMITS["api_page_size"],
+    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"anon": os.environ.get("BENCHVIEW_API_ANON_RATE") or "600/minute"},
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Benchview API",
+    "DESCRIPTION": "Read-only access to imported agent-benchmark releases.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL") or "WARNING"},
+}

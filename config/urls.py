@@ -1,0 +1,18 @@
+"""Top-level addresses (spec/site.md). Bench pages come last: ``/<bench>/``
+would otherwise shadow the site's own prefixes, which is also why those
+prefixes are reserved bench ids."""
+
+from django.contrib import admin
+from django.urls import include, path, register_converter
+
+from leaderboard.slugs import SlugConverter
+
+register_converter(SlugConverter, "rslug")
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", include("trajectories.api.urls")),
+    path("data/v1/", include("trajectories.mirror.urls")),
+    path("", include("trajectories.urls")),
+    path("", include("leaderboard.urls")),
+]

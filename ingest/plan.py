@@ -1,0 +1,558 @@
+"""Build an import plan: validate a release and work out what it would change.
+
+Nothing here writes. The plan keeps the small derived documents (manifest,
+leaderboard, matrix, models/, tasks/) and, per attempt, only hashes and
+counts: attempt files are read again, one attempt at a time, when the plan is
+applied.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from ingest import schema
+from ingest.reader import ReleaseSource
+from leaderboard.models import Attempt, Bench, Model, Task
+from leaderboard.scoring import CheckOutcome, differs, score_verdict
+
+ATTEMPT_FILES = {
+    "summary.json": True,
+    "verdict.json": False,
+    "trajectory.json": True,
+    "vendor-requests.json": False,
+    "patch.diff": False,
+    "transcript.jsonl": True,
+    "problem.md": True,
+}
+TOP_FILES = ("manifest.json", "leaderboard.json", "matrix.json")
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.file}: {self.path}: {self.message}"
+            if self.path
+            else f"{self.file}: {self.message}"
+        )
+
+
+@dataclass
+class AttemptPlan:
+    model: str
+    task: str
+    status: str  # "new", "changed" or "unchanged"
+    content_hash: str
+    events: int = 0
+    requests: int = 0
+    published_score: float | None = None
+    recomputed_score: float | None = None
+
+    @property
+    def folder(self) -> str:
+        return f"attempts/{self.model}/{self.task}/"
+
+
+@dataclass
+class Changes:
+    new: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+    def add(self, status: str, name: str) -> None:
+        getattr(self, status).append(name)
+
+    def as_dict(self) -> dict[str, list[str]]:
+        return {
+            "new": self.new,
+            "changed": self.changed,
+            "unchanged": self.unchanged,
+            "removed": self.removed,
+        }
+
+
+@dataclass
+class ImportPlan:
+    source_name: str
+    source_sha256: str
+    problems: list[Problem] = field(default_factory=list)
+    bench: str = ""
+    title: str = ""
+    revision: str = ""
+    scoring_rule: str = ""
+    manifest: Any = None
+    leaderboard: Any = None
+    matrix: Any = None
+    model_docs: dict[str, Any] = field(default_factory=dict)
+    task_docs: dict[str, Any] = field(default_factory=dict)
+    model_hashes: dict[str, str] = field(default_factory=dict)
+    task_hashes: dict[str, str] = field(default_factory=dict)
+    attempts: list[AttemptPlan] = field(default_factory=list)
+    models: Changes = field(default_factory=Changes)
+    tasks: Changes = field(default_factory=Changes)
+    batches: Changes = field(default_factory=Changes)
+    attempt_changes: Changes = field(default_factory=Changes)
+    bench_status: str = "new"
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def events(self) -> int:
+        return sum(a.events for a in self.attempts)
+
+    @property
+    def requests(self) -> int:
+        return sum(a.requests for a in self.attempts)
+
+    @property
+    def released_tasks(self) -> list[str]:
+        if not self.manifest:
+            return []
+        return [t for b in self.manifest.batches for t in b.tasks]
+
+    @property
+    def disagreements(self) -> list[AttemptPlan]:
+        return [
+            a
+            for a in self.attempts
+            if a.published_score is not None and differs(a.published_score, a.recomputed_score)
+        ]
+
+    @property
+    def is_noop(self) -> bool:
+        groups = (self.models, self.tasks, self.batches, self.attempt_changes)
+        return self.bench_status == "unchanged" and not any(
+            g.new or g.changed or g.removed for g in groups
+        )
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class _Checker:
+    """Collects problems while reading documents from a source."""
+
+    def __init__(self, source: ReleaseSource, plan: ImportPlan):
+        self.source = source
+        self.plan = plan
+
+    def problem(self, file: str, path: str, message: str) -> None:
+        self.plan.problems.append(Problem(file, path, message))
+
+    def load(self, name: str) -> tuple[Any, bytes] | None:
+        """Read and decode one JSON file, or record why it cannot be."""
+        if not self.source.exists(name):
+            self.problem(name, "", "required file is missing")
+            return None
+        data = self.source.read(name)
+        try:
+            return schema.parse_json(data), data
+        except ValueError as exc:
+            self.problem(name, "", str(exc))
+            return None
+
+    def validate(self, name: str, model: type[schema.Doc], raw: Any, prefix=()) -> Any:
+        try:
+            return model.model_validate(raw)
+        except ValidationError as exc:
+            for path, message in schema.errors_of(exc, prefix):
+                self.problem(name, path, message)
+            return None
+
+
+def build_plan(
+    source: ReleaseSource, *, progress: Callable[[str], None] | None = None
+) -> ImportPlan:
+    """Validate every document of ``source`` and compare it with the database."""
+    plan = ImportPlan(source_name=source.name, source_sha256=source.sha256)
+    check = _Checker(source, plan)
+    docs = {}
+    for name, model in (
+        ("manifest.json", schema.ManifestDoc),
+        ("leaderboard.json", schema.LeaderboardDoc),
+        ("matrix.json", schema.MatrixDoc),
+    ):
+        loaded = check.load(name)
+        docs[name] = check.validate(name, model, loaded[0]) if loaded else None
+    manifest = docs["manifest.json"]
+    plan.manifest, plan.leaderboard, plan.matrix = (
+        manifest,
+        docs["leaderboard.json"],
+        docs["matrix.json"],
+    )
+    if manifest is None:
+        return plan
+    plan.bench, plan.title, plan.revision = manifest.bench, manifest.title, manifest.revision
+    plan.scoring_rule = manifest.scoring_rule
+    _check_manifest(check, manifest)
+    _check_derived(check, plan)
+    released = set(plan.released_tasks)
+
+    for model_id in manifest.models:
+        name = f"models/{model_id}.json"
+        loaded = check.load(name)
+        doc = check.validate(name, schema.ModelFileDoc, loaded[0]) if loaded else None
+        if doc is not None:
+            if doc.model.id != model_id:
+                check.problem(name, "model.id", f"expected {model_id!r}, got {doc.model.id!r}")
+            plan.model_docs[model_id] = doc
+            plan.model_hashes[model_id] = sha256_hex(loaded[1])
+    for task_id in manifest.tasks:
+        name = f"tasks/{task_id}.json"
+        if task_id not in released:
+            if source.exists(name):
+                check.problem(name, "", f"task {task_id!r} is in no batch, so it has no task file")
+            continue
+        loaded = check.load(name)
+        doc = check.validate(name, schema.TaskFileDoc, loaded[0]) if loaded else None
+        if doc is not None:
+            if doc.task.id != task_id:
+                check.problem(name, "task.id", f"expected {task_id!r}, got {doc.task.id!r}")
+            seen_checks: set[str] = set()
+            for i, check_def in enumerate(doc.checks):
+                if check_def.name in seen_checks:
+                    check.problem(name, f"checks[{i}].name", f"{check_def.name!r} is repeated")
+                seen_checks.add(check_def.name)
+            plan.task_docs[task_id] = doc
+            plan.task_hashes[task_id] = sha256_hex(loaded[1])
+
+    folders = _attempt_folders(check, manifest, released)
+    existing = _existing_attempt_hashes(manifest.bench)
+    for number, (model_id, task_id) in enumerate(folders, start=1):
+        attempt = _plan_attempt(check, manifest, model_id, task_id, existing)
+        if attempt is not None:
+            plan.attempts.append(attempt)
+        if progress and number % 50 == 0:
+            progress(f"checked {number}/{len(folders)} attempts")
+    if manifest.counts.attempts != len(folders):
+        check.problem(
+            "manifest.json",
+            "counts.attempts",
+            f"says {manifest.counts.attempts}, the release has {len(folders)} attempt folders",
+        )
+    _compare_with_database(plan, existing)
+    return plan
+
+
+def _check_manifest(check: _Checker, manifest: schema.ManifestDoc) -> None:
+    name = "manifest.json"
+    for field_name in ("models", "tasks"):
+        values = getattr(manifest, field_name)
+        for value, count in Counter(values).items():
+            if count > 1:
+                check.problem(name, field_name, f"{value!r} is listed {count} times")
+    tasks = set(manifest.tasks)
+    seen: dict[str, int] = {}
+    numbers = Counter(b.id for b in manifest.batches)
+    for i, batch in enumerate(manifest.batches):
+        if numbers[batch.id] > 1:
+            check.problem(name, f"batches[{i}].id", f"batch {batch.id} is listed twice")
+        for j, task in enumerate(batch.tasks):
+            if task not in tasks:
+                check.problem(name, f"batches[{i}].tasks[{j}]", f"task {task!r} is not in tasks")
+            elif task in seen:
+                check.problem(
+                    name,
+                    f"batches[{i}].tasks[{j}]",
+                    f"task {task!r} is already in batch {seen[task]}",
+                )
+            seen[task] = batch.id
+    counts = manifest.counts
+    for label, expected in (
+        ("models", len(manifest.models)),
+        ("tasks", len(manifest.tasks)),
+        ("released_tasks", len(seen)),
+    ):
+        if getattr(counts, label) != expected:
+            check.problem(
+                name, f"counts.{label}", f"says {getattr(counts, label)}, expected {expected}"
+            )
+
+
+def _check_derived(check: _Checker, plan: ImportPlan) -> None:
+    manifest, matrix, board = plan.manifest, plan.matrix, plan.leaderboard
+    for name, doc in (("leaderboard.json", board), ("matrix.json", matrix)):
+        if doc is not None and doc.bench != manifest.bench:
+            check.problem(name, "bench", f"expected {manifest.bench!r}, got {doc.bench!r}")
+    models, tasks = set(manifest.models), set(manifest.tasks)
+    if matrix is not None:
+        matrix_tasks = [t.id for t in matrix.tasks]
+        if set(matrix_tasks) != tasks or len(matrix_tasks) != len(tasks):
+            check.problem("matrix.json", "tasks", "does not list exactly the manifest's tasks")
+        if set(matrix.models) != models:
+            check.problem("matrix.json", "models", "does not list exactly the manifest's models")
+        released = set(plan.released_tasks)
+        for i, entry in enumerate(matrix.tasks):
+            if entry.released != (entry.id in released):
+                check.problem(
+                    "matrix.json",
+                    f"tasks[{i}].released",
+                    f"is {str(entry.released).lower()}, but the manifest's batches say otherwise",
+                )
+        for model_id, row in matrix.cells.items():
+            if model_id not in models:
+                check.problem("matrix.json", f"cells.{model_id}", "model is not in the manifest")
+                continue
+            for task_id in row:
+                if task_id not in tasks:
+                    check.problem(
+                        "matrix.json", f"cells.{model_id}.{task_id}", "task is not in the manifest"
+                    )
+    if board is not None:
+        listed = [r.model for r in board.rows]
+        if set(listed) != models or len(listed) != len(models):
+            check.problem("leaderboard.json", "rows", "does not have one row per manifest model")
+
+
+def _attempt_folders(check: _Checker, manifest, released: set[str]) -> list[tuple[str, str]]:
+    models, tasks = set(manifest.models), set(manifest.tasks)
+    folders: dict[tuple[str, str], None] = {}
+    for name in check.source.names():
+        parts = name.split("/")
+        if parts[0] != "attempts":
+            continue
+        if len(parts) != 4:
+            check.problem(name, "", "unexpected file: attempts hold <model>/<task>/<file>")
+            continue
+        _, model_id, task_id, filename = parts
+        if filename not in ATTEMPT_FILES:
+            check.problem(name, "", f"unexpected file {filename!r} in an attempt folder")
+            continue
+        folder = f"attempts/{model_id}/{task_id}/"
+        if model_id not in models:
+            check.problem(folder, "", f"model {model_id!r} is not in the manifest")
+        elif task_id not in tasks:
+            check.problem(folder, "", f"task {task_id!r} is not in the manifest")
+        elif task_id not in released:
+            check.problem(folder, "", f"task {task_id!r} is in no batch, so it has no attempts")
+        else:
+            folders[(model_id, task_id)] = None
+    return sorted(folders)
+
+
+def _existing_attempt_hashes(bench: str) -> dict[tuple[str, str], str]:
+    rows = Attempt.objects.filter(bench__slug=bench, has_detail=True).values_list(
+        "model__slug", "task__slug", "content_hash"
+    )
+    return {(m, t): h for m, t, h in rows}
+
+
+def _plan_attempt(
+    check: _Checker, manifest, model_id: str, task_id: str, existing
+) -> AttemptPlan | None:
+    folder = f"attempts/{model_id}/{task_id}/"
+    before = len(check.plan.problems)
+    files = read_attempt(check.source, folder)
+    for filename, required in ATTEMPT_FILES.items():
+        if required and filename not in files:
+            check.problem(folder + filename, "", "required file is missing")
+    content_hash = attempt_hash(files)
+    old_hash = existing.get((model_id, task_id))
+    attempt = AttemptPlan(
+        model=model_id,
+        task=task_id,
+        status="new"
+        if old_hash is None
+        else "unchanged"
+        if old_hash == content_hash
+        else "changed",
+        content_hash=content_hash,
+    )
+    parsed = validate_attempt_files(check, folder, files, manifest, model_id, task_id)
+    if parsed is not None:
+        attempt.events, attempt.requests = parsed["events"], parsed["requests"]
+        attempt.published_score = parsed["published_score"]
+        attempt.recomputed_score = parsed["recomputed_score"]
+    return attempt if len(check.plan.problems) == before else None
+
+
+def read_attempt(source: ReleaseSource, folder: str) -> dict[str, bytes]:
+    """The files of one attempt folder that the format knows, by file name."""
+    return {f: source.read(folder + f) for f in ATTEMPT_FILES if source.exists(folder + f)}
+
+
+def attempt_hash(files: dict[str, bytes]) -> str:
+    digests = [f"{name}:{sha256_hex(files[name])}" for name in ATTEMPT_FILES if name in files]
+    return "sha256:" + sha256_hex("\n".join(digests).encode())
+
+
+def validate_attempt_files(
+    check: _Checker, folder: str, files: dict[str, bytes], manifest, model_id: str, task_id: str
+):
+    """Validate one attempt folder; returns counts and scores, or None on problems."""
+    before = len(check.plan.problems)
+    loaded = {}
+    for filename, data in files.items():
+        if filename.endswith(".json"):
+            try:
+                loaded[filename] = schema.parse_json(data)
+            except ValueError as exc:
+                check.problem(folder + filename, "", str(exc))
+        else:
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                check.problem(folder + filename, "", f"not UTF-8 (byte {exc.start})")
+    summary = verdict = None
+    name = folder + "summary.json"
+    if "summary.json" in loaded:
+        summary = check.validate(name, schema.SummaryDoc, loaded["summary.json"])
+        if summary is not None:
+            for key, expected in (
+                ("model", model_id),
+                ("task", task_id),
+                ("bench", manifest.bench),
+            ):
+                if getattr(summary, key) != expected:
+                    check.problem(
+                        name, key, f"expected {expected!r}, got {getattr(summary, key)!r}"
+                    )
+    if "verdict.json" in loaded:
+        verdict = check.validate(folder + "verdict.json", schema.VerdictDoc, loaded["verdict.json"])
+    events = 0
+    if "trajectory.json" in loaded:
+        events = validate_trajectory(check, folder + "trajectory.json", loaded["trajectory.json"])
+    refs: set[str] = set()
+    name = folder + "vendor-requests.json"
+    if "vendor-requests.json" in loaded:
+        log = check.validate(name, schema.VendorLogDoc, loaded["vendor-requests.json"])
+        if log is not None:
+            for vendor, entries in log.vendors.items():
+                for i, entry in enumerate(entries):
+                    ref = f"{vendor}:{entry.id}"
+                    if ref in refs:
+                        check.problem(
+                            name, f"vendors.{vendor}[{i}].id", f"{entry.id!r} is repeated"
+                        )
+                    refs.add(ref)
+    if verdict is not None:
+        for i, c in enumerate(verdict.checks):
+            for j, ref in enumerate(c.requests or []):
+                if ref not in refs:
+                    check.problem(
+                        folder + "verdict.json",
+                        f"checks[{i}].requests[{j}]",
+                        f"{ref!r} is not in vendor-requests.json",
+                    )
+    if len(check.plan.problems) != before or summary is None:
+        return None
+    return {
+        "events": events,
+        "requests": len(refs),
+        "published_score": summary.score,
+        "recomputed_score": score_verdict(manifest.scoring_rule, verdict_outcomes(verdict)),
+    }
+
+
+def verdict_outcomes(verdict) -> list[CheckOutcome] | None:
+    if verdict is None:
+        return None
+    checks = verdict.checks if hasattr(verdict, "checks") else verdict["checks"]
+    return [
+        CheckOutcome(name=c["name"], mandatory=c["mandatory"], passed=c["passed"], level=c["level"])
+        if isinstance(c, dict)
+        else CheckOutcome(name=c.name, mandatory=c.mandatory, passed=c.passed, level=c.level)
+        for c in checks
+    ]
+
+
+def validate_trajectory(check: _Checker, name: str, raw: Any) -> int:
+    head = check.validate(name, schema.TrajectoryHeadDoc, raw)
+    if head is None:
+        return 0
+    for i, event in enumerate(head.events):
+        if not isinstance(event, dict):
+            check.problem(name, f"events[{i}]", "expected an object")
+            continue
+        kind = event.get("type")
+        model = schema.EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+        if model is None:
+            known = ", ".join(schema.EVENT_TYPES)
+            check.problem(
+                name, f"events[{i}].type", f"unknown event type {kind!r} (known: {known})"
+            )
+            continue
+        if check.validate(name, model, event, ("events", i)) is None:
+            continue
+        if event["index"] != i:
+            check.problem(name, f"events[{i}].index", f"expected {i}, got {event['index']}")
+    return len(head.events)
+
+
+def _compare_with_database(plan: ImportPlan, existing: dict[tuple[str, str], str]) -> None:
+    manifest = plan.manifest
+    bench = Bench.objects.filter(slug=manifest.bench).first()
+    if bench is None:
+        plan.bench_status = "new"
+    elif (bench.title, bench.revision, bench.generated_at, bench.scoring_rule) == (
+        manifest.title,
+        manifest.revision,
+        manifest.generated_at,
+        manifest.scoring_rule,
+    ):
+        plan.bench_status = "unchanged"
+    else:
+        plan.bench_status = "changed"
+    old_models = dict(
+        Model.objects.filter(bench=bench).values_list("slug", "content_hash") if bench else []
+    )
+    for model_id in manifest.models:
+        status = _status(old_models, model_id, model_signature(plan, model_id))
+        plan.models.add(status, model_id)
+    plan.models.removed = sorted(set(old_models) - set(manifest.models))
+    old_tasks = dict(
+        Task.objects.filter(bench=bench).values_list("slug", "content_hash") if bench else []
+    )
+    matrix_entries = {t.id: t for t in plan.matrix.tasks} if plan.matrix else {}
+    for task_id in manifest.tasks:
+        entry = matrix_entries.get(task_id)
+        signature = task_signature(entry, plan.task_hashes.get(task_id))
+        plan.tasks.add(_status(old_tasks, task_id, signature), task_id)
+    plan.tasks.removed = sorted(set(old_tasks) - set(manifest.tasks))
+    old_batches = dict(
+        bench.batches.values_list("number", "released_at") if bench is not None else []
+    )
+    for batch in manifest.batches:
+        status = _status(old_batches, batch.id, batch.released_at)
+        plan.batches.add(status, str(batch.id))
+    for attempt in plan.attempts:
+        plan.attempt_changes.add(attempt.status, f"{attempt.model}/{attempt.task}")
+    planned = {(a.model, a.task) for a in plan.attempts}
+    plan.attempt_changes.removed = sorted(f"{m}/{t}" for m, t in set(existing) - planned)
+
+
+def model_signature(plan: ImportPlan, model_id: str) -> str:
+    """What a model row is made of: its leaderboard row and its model file, hashed."""
+    rows = {r.model: r for r in plan.leaderboard.rows} if plan.leaderboard else {}
+    row = rows.get(model_id)
+    parts = [row.model_dump_json(by_alias=True) if row else "", plan.model_hashes.get(model_id, "")]
+    return "sha256:" + sha256_hex("\n".join(parts).encode())
+
+
+def task_signature(entry, task_file_hash: str | None) -> str:
+    """What a task row is made of: its matrix entry and its task file, hashed."""
+    parts = [
+        entry.model_dump_json(by_alias=True) if entry is not None else "",
+        task_file_hash or "",
+    ]
+    return "sha256:" + sha256_hex("\n".join(parts).encode())
+
+
+def _status(old: dict, key, new_value) -> str:
+    if key not in old:
+        return "new"
+    return "unchanged" if old[key] == new_value else "changed"

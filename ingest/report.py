@@ -1,0 +1,69 @@
+"""Plain-text reports of an import plan, for the command line."""
+
+from __future__ import annotations
+
+from ingest.plan import ImportPlan
+
+
+def plan_summary(plan: ImportPlan) -> dict:
+    """Counts and changes of a plan, as stored on its import record."""
+    manifest = plan.manifest
+    return {
+        "bench": plan.bench,
+        "revision": plan.revision,
+        "models": len(manifest.models) if manifest else 0,
+        "tasks": len(manifest.tasks) if manifest else 0,
+        "released_tasks": len(plan.released_tasks),
+        "attempts": len(plan.attempts),
+        "events": plan.events,
+        "vendor_requests": plan.requests,
+        "changes": {
+            "bench": plan.bench_status,
+            "models": plan.models.as_dict(),
+            "tasks": plan.tasks.as_dict(),
+            "batches": plan.batches.as_dict(),
+            "attempts": plan.attempt_changes.as_dict(),
+        },
+        "disagreements": [
+            {
+                "model": a.model,
+                "task": a.task,
+                "published": a.published_score,
+                "recomputed": a.recomputed_score,
+            }
+            for a in plan.disagreements
+        ],
+    }
+
+
+def format_score(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.4f}".rstrip("0").rstrip(".") if value not in (0, 1) else f"{value:.1f}"
+
+
+def plan_lines(plan: ImportPlan) -> list[str]:
+    summary = plan_summary(plan)
+    lines = [
+        f"bench: {summary['bench']} (revision {summary['revision']}, {plan.bench_status})",
+        f"models: {summary['models']}",
+        f"tasks: {summary['tasks']} ({summary['released_tasks']} released)",
+        f"attempts: {summary['attempts']}",
+        f"events: {summary['events']}",
+        f"vendor requests: {summary['vendor_requests']}",
+    ]
+    for label, changes in summary["changes"].items():
+        if label == "bench":
+            continue
+        counts = ", ".join(f"{len(v)} {k}" for k, v in changes.items() if v)
+        lines.append(f"{label}: {counts or 'none'}")
+    if plan.disagreements:
+        lines.append(
+            f"score disagreements ({len(plan.disagreements)}): model, task, published, recomputed"
+        )
+        for a in plan.disagreements:
+            lines.append(
+                f"  {a.model}  {a.task}  {format_score(a.published_score)}  "
+                f"{format_score(a.recomputed_score)}"
+            )
+    return lines

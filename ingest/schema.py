@@ -1,0 +1,434 @@
+"""Typed models of release format v1 (pydantic), and readable validation errors.
+
+Every model allows unknown fields (they are kept and given back); types are
+strict, so ``"true"`` is not a boolean and ``"1"`` is not a number.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from leaderboard.scoring import SCORING_RULES
+from leaderboard.slugs import RESERVED_BENCH_SLUGS, SLUG_RE
+
+
+class Doc(BaseModel):
+    model_config = ConfigDict(extra="allow", strict=True)
+
+
+def _slug(value: str) -> str:
+    if not SLUG_RE.fullmatch(value):
+        raise ValueError(f"{value!r} is not a valid id (lowercase letters, digits, '.', '_', '-')")
+    return value
+
+
+Number = float
+Timestamp = str
+
+
+# -- manifest.json ---------------------------------------------------------------------------
+
+
+class BatchDoc(Doc):
+    id: int
+    released_at: Timestamp
+    tasks: list[str]
+
+    @field_validator("tasks")
+    @classmethod
+    def _task_slugs(cls, value: list[str]) -> list[str]:
+        return [_slug(x) for x in value]
+
+
+class CountsDoc(Doc):
+    models: int
+    tasks: int
+    released_tasks: int
+    attempts: int
+
+
+class ManifestDoc(Doc):
+    schema_: Literal["v1"] = Field(alias="schema")
+    bench: str
+    title: str
+    revision: str
+    generated_at: Timestamp
+    scoring_rule: str
+    models: list[str]
+    tasks: list[str]
+    batches: list[BatchDoc]
+    counts: CountsDoc
+
+    @field_validator("bench")
+    @classmethod
+    def _bench(cls, value: str) -> str:
+        _slug(value)
+        if value in RESERVED_BENCH_SLUGS:
+            raise ValueError(f"{value!r} is reserved for the site's own addresses")
+        return value
+
+    @field_validator("scoring_rule")
+    @classmethod
+    def _rule(cls, value: str) -> str:
+        if value not in SCORING_RULES:
+            known = ", ".join(sorted(SCORING_RULES))
+            raise ValueError(f"unknown scoring rule {value!r} (known: {known})")
+        return value
+
+    @field_validator("models", "tasks")
+    @classmethod
+    def _slugs(cls, value: list[str]) -> list[str]:
+        return [_slug(x) for x in value]
+
+
+# -- leaderboard.json, matrix.json, models/, tasks/ -----------------------------------------
+
+
+class SurfaceFigures(Doc):
+    score: Number
+    tasks: int
+
+
+class LeaderboardRowDoc(Doc):
+    rank: int
+    model: str
+    display_name: str
+    harness: str
+    provider: str
+    score: Number
+    tasks: int
+    flagged: int
+    cost_usd: Number
+    duration_s: Number
+    by_surface: dict[str, SurfaceFigures]
+
+
+class LeaderboardDoc(Doc):
+    schema_: Literal["v1"] = Field(alias="schema")
+    bench: str
+    revision: str
+    scoring_rule: str
+    rows: list[LeaderboardRowDoc]
+
+
+class MatrixTaskDoc(Doc):
+    id: str
+    title: str
+    surface: str
+    released: bool
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, value: str) -> str:
+        return _slug(value)
+
+
+class CellDoc(Doc):
+    # A cell is exactly {"score", "flags"}.
+    model_config = ConfigDict(extra="forbid", strict=True)
+    score: Number
+    flags: list[str]
+
+    @field_validator("score")
+    @classmethod
+    def _unit(cls, value: float) -> float:
+        if not 0.0 <= value <= 1.0:
+            raise ValueError("score must be between 0 and 1")
+        return value
+
+
+class MatrixDoc(Doc):
+    schema_: Literal["v1"] = Field(alias="schema")
+    bench: str
+    revision: str
+    tasks: list[MatrixTaskDoc]
+    models: list[str]
+    cells: dict[str, dict[str, CellDoc]]
+
+
+class ModelInfoDoc(Doc):
+    id: str
+    display_name: str
+    harness: str
+    provider: str
+
+
+class AggregateDoc(Doc):
+    score: Number
+    tasks: int
+    flagged: int
+    cost_usd: Number
+    duration_s: Number
+    by_surface: dict[str, SurfaceFigures]
+
+
+class ModelAttemptRowDoc(Doc):
+    task: str
+    score: Number
+    checks_passed: int
+    checks_total: int
+    mandatory_failed: int
+    cost_usd: Number
+    duration_s: Number
+    flags: list[str]
+
+
+class ModelFileDoc(Doc):
+    schema_: Literal["v1"] = Field(alias="schema")
+    bench: str
+    model: ModelInfoDoc
+    aggregate: AggregateDoc
+    attempts: list[ModelAttemptRowDoc]
+
+
+class TaskInfoDoc(Doc):
+    id: str
+    title: str
+    surface: str
+    vendors: list[str]
+    batch: int
+
+
+class CheckDefDoc(Doc):
+    name: str
+    level: str
+    mandatory: bool
+
+
+class TaskResultDoc(Doc):
+    model: str
+    score: Number
+    checks: dict[str, bool]
+    flags: list[str]
+
+
+class TaskFileDoc(Doc):
+    schema_: Literal["v1"] = Field(alias="schema")
+    bench: str
+    task: TaskInfoDoc
+    ticket: str
+    checks: list[CheckDefDoc]
+    results: list[TaskResultDoc]
+
+
+# -- attempts/<model>/<task>/ -----------------------------------------------------------------
+
+
+class CheckCountsDoc(Doc):
+    total: int
+    passed: int
+    failed: int
+    mandatory_failed: int
+
+
+class CostDoc(Doc):
+    usd: Number
+    input_tokens: int
+    output_tokens: int
+    cache_read_tokens: int | None = None
+    cache_write_tokens: int | None = None
+
+
+class TimingDoc(Doc):
+    started_at: Timestamp
+    finished_at: Timestamp
+    duration_s: Number
+
+
+class HashesDoc(Doc):
+    task_tree: str
+    harness_tree: str
+    patch: str | None = None
+
+
+class ProvenanceDoc(Doc):
+    harness_version: str | None = None
+    model_version: str | None = None
+    run_id: str | None = None
+    exporter: str | None = None
+
+
+class SummaryDoc(Doc):
+    schema_: Literal["v1"] = Field(alias="schema")
+    bench: str
+    model: str
+    task: str
+    harness: str
+    score: Number
+    scoring_rule: str
+    checks: CheckCountsDoc
+    flags: list[str]
+    cost: CostDoc
+    timing: TimingDoc
+    hashes: HashesDoc
+    provenance: ProvenanceDoc
+
+
+class VerdictCheckDoc(Doc):
+    name: str
+    level: str
+    mandatory: bool
+    passed: bool
+    detail: str | None = None
+    requests: list[str] | None = None
+
+    @field_validator("requests")
+    @classmethod
+    def _refs(cls, value: list[str] | None) -> list[str] | None:
+        for ref in value or []:
+            vendor, _, ident = ref.partition(":")
+            if not vendor or not ident:
+                raise ValueError(f"{ref!r} is not a '<vendor>:<id>' request name")
+        return value
+
+
+class GraderDoc(Doc):
+    name: str
+    version: str
+
+
+class VerdictDoc(Doc):
+    schema_: Literal["v1"] = Field(alias="schema")
+    model: str
+    task: str
+    grader: GraderDoc
+    checks: list[VerdictCheckDoc]
+
+
+class TrajectoryHeadDoc(Doc):
+    schema_: Literal["v1"] = Field(alias="schema")
+    harness: str
+    model: str
+    events: list[Any]
+
+
+class TokensDoc(Doc):
+    input: int
+    output: int
+
+
+class EventDoc(Doc):
+    index: int
+    type: str
+    ts: Timestamp | None = None
+    tokens: TokensDoc | None = None
+    duration_ms: Number | None = None
+
+
+class SystemEventDoc(EventDoc):
+    model: str
+    tool_count: int
+    session_id: str | None = None
+    cwd: str | None = None
+
+
+class TextEventDoc(EventDoc):
+    text: str
+
+
+class ToolResultDoc(Doc):
+    ok: bool
+    output: str
+    exit_code: int | None
+
+
+class ToolCallEventDoc(EventDoc):
+    tool: str
+    input: Any
+    result: ToolResultDoc | None
+
+
+class ErrorEventDoc(EventDoc):
+    text: str
+    source: Literal["harness", "provider"] | None = None
+
+
+EVENT_TYPES: dict[str, type[EventDoc]] = {
+    "system": SystemEventDoc,
+    "user": TextEventDoc,
+    "message": TextEventDoc,
+    "reasoning": TextEventDoc,
+    "tool_call": ToolCallEventDoc,
+    "error": ErrorEventDoc,
+}
+
+
+class VendorEntryDoc(Doc):
+    id: str
+    ts: Timestamp
+    direction: str
+    method: str
+    path: str
+    body: Any
+    status: int
+    response: Any
+    query: dict[str, Any] | None = None
+    headers: dict[str, Any] | None = None
+    duration_ms: Number | None = None
+    event: str | None = None
+    attempt: int | None = None
+
+
+class VendorLogDoc(Doc):
+    schema_: Literal["v1"] = Field(alias="schema")
+    vendors: dict[str, list[VendorEntryDoc]]
+
+
+# -- errors ---------------------------------------------------------------------------------
+
+_MESSAGES = {
+    "bool_type": "expected a boolean",
+    "string_type": "expected a string",
+    "int_type": "expected an integer",
+    "int_from_float": "expected an integer",
+    "float_type": "expected a number",
+    "list_type": "expected an array",
+    "dict_type": "expected an object",
+    "model_type": "expected an object",
+    "model_attributes_type": "expected an object",
+    "missing": "required field is missing",
+    "extra_forbidden": "unexpected field",
+}
+
+
+def json_path(loc: tuple[Any, ...]) -> str:
+    """('checks', 3, 'passed') -> 'checks[3].passed'."""
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        else:
+            name = "schema" if part == "schema_" else str(part)
+            path += f".{name}" if path else name
+    return path or "(document)"
+
+
+def describe(error: dict[str, Any]) -> str:
+    kind = error["type"]
+    if kind == "literal_error":
+        return f"expected {error['ctx']['expected']}, got {error['input']!r}"[:200]
+    if kind == "value_error":
+        return str(error["ctx"]["error"])
+    return _MESSAGES.get(kind, error["msg"])
+
+
+def errors_of(exc: ValidationError, prefix: tuple[Any, ...] = ()) -> list[tuple[str, str]]:
+    """(JSON path, message) pairs of a validation error, in document order."""
+    return [(json_path(prefix + tuple(e["loc"])), describe(e)) for e in exc.errors()]
+
+
+def parse_json(data: bytes) -> Any:
+    """Decode a JSON document; raises ValueError with the position on failure."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"not UTF-8 (byte {exc.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(
+            f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None

@@ -1,0 +1,335 @@
+"""The scoreboard: benches, models, tasks, batches, checks and attempts' scores.
+
+Rows here carry no ``auto_now`` timestamps: re-importing the same release must
+leave them ``dumpdata``-equal. Unknown fields of the release documents are kept
+in ``extras`` JSON fields (see ``leaderboard.extras``) and given back by the
+mirror.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+
+class Bench(models.Model):
+    slug = models.CharField(max_length=100)
+    title = models.CharField(max_length=300)
+    revision = models.CharField(max_length=100)
+    scoring_rule = models.CharField(max_length=100)
+    generated_at = models.CharField(max_length=64, help_text="RFC 3339, as published")
+    # Unknown fields of manifest.json, leaderboard.json and matrix.json, by file
+    # (trees in the shape of ``leaderboard.extras``).
+    extras = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["slug"]
+        constraints = [models.UniqueConstraint(fields=["slug"], name="bench_unique_slug")]
+
+    def __str__(self) -> str:
+        return self.slug
+
+    @property
+    def is_pass_fail(self) -> bool:
+        return self.scoring_rule == "pass-fail"
+
+
+class BatchQuerySet(models.QuerySet):
+    def live(self) -> BatchQuerySet:
+        return self.filter(live=True)
+
+
+class Batch(models.Model):
+    """A set of tasks whose detail was released together.
+
+    ``live`` is False while staff keep the batch staged; staged tasks still
+    count for scores and for the matrix's ``released=1`` filter.
+    """
+
+    bench = models.ForeignKey(Bench, on_delete=models.CASCADE, related_name="batches")
+    number = models.IntegerField()
+    released_at = models.CharField(max_length=64)
+    live = models.BooleanField(default=True)
+
+    objects = BatchQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["bench", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["bench", "number"], name="batch_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.bench.slug} batch {self.number}"
+
+
+class ModelQuerySet(models.QuerySet):
+    def ranked(self) -> ModelQuerySet:
+        # Total order: score, then model id, then pk (competition rank is stored).
+        return self.order_by("rank", "slug", "pk")
+
+
+class Model(models.Model):
+    """One leaderboard entry: a model run in one harness with one configuration.
+
+    The figures below are computed at import (``leaderboard.services``) so
+    pages never recompute them.
+    """
+
+    bench = models.ForeignKey(Bench, on_delete=models.CASCADE, related_name="models")
+    slug = models.CharField(max_length=100)
+    display_name = models.CharField(max_length=300)
+    harness = models.CharField(max_length=100)
+    provider = models.CharField(max_length=100)
+    position = models.IntegerField(help_text="order in manifest.json")
+
+    rank = models.IntegerField(default=0)
+    score = models.FloatField(default=0.0)
+    tasks = models.IntegerField(default=0)
+    flagged = models.IntegerField(default=0)
+    passed = models.IntegerField(default=0, help_text="tasks scored 1 (pass rate numerator)")
+    cost_usd = models.FloatField(default=0.0)
+    duration_s = models.FloatField(default=0.0)
+    by_surface = models.JSONField(default=dict, blank=True)
+    ci_low = models.FloatField(null=True, blank=True)
+    ci_high = models.FloatField(null=True, blank=True)
+
+    published_score = models.FloatField(null=True, blank=True)
+    # Unknown fields of models/<model>.json (leaderboard rows: Bench.extras).
+    extras = models.JSONField(default=dict, blank=True)
+    content_hash = models.CharField(max_length=80, blank=True)
+
+    objects = ModelQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["bench", "rank", "slug", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["bench", "slug"], name="model_unique_slug"),
+            models.CheckConstraint(
+                condition=Q(score__gte=0) & Q(score__lte=1), name="model_score_in_unit_range"
+            ),
+        ]
+        indexes = [
+            # Leaderboard: a bench's models in rank order.
+            models.Index(fields=["bench", "rank", "slug"], name="model_bench_rank"),
+        ]
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+class TaskQuerySet(models.QuerySet):
+    def released(self) -> TaskQuerySet:
+        return self.filter(batch__isnull=False)
+
+    def live(self) -> TaskQuerySet:
+        return self.filter(batch__live=True)
+
+    def visible_to(self, user) -> TaskQuerySet:
+        """Tasks whose detail pages this user may see: live ones; staff also staged."""
+        if user is not None and user.is_active and user.is_staff:
+            return self.released()
+        return self.live()
+
+
+class Task(models.Model):
+    bench = models.ForeignKey(Bench, on_delete=models.CASCADE, related_name="tasks")
+    slug = models.CharField(max_length=100)
+    title = models.CharField(max_length=500)
+    surface = models.CharField(max_length=100)
+    vendors = models.JSONField(default=list, blank=True)
+    position = models.IntegerField(help_text="order in manifest.json")
+    batch = models.ForeignKey(
+        Batch, null=True, blank=True, on_delete=models.SET_NULL, related_name="tasks"
+    )
+    batch_position = models.IntegerField(null=True, blank=True)
+    ticket = models.TextField(blank=True)
+    mean_score = models.FloatField(default=0.0, help_text="over every model, for matrix order")
+    # Unknown fields of tasks/<task>.json (matrix entries: Bench.extras).
+    extras = models.JSONField(default=dict, blank=True)
+    content_hash = models.CharField(max_length=80, blank=True)
+
+    objects = TaskQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["bench", "slug"]
+        constraints = [
+            models.UniqueConstraint(fields=["bench", "slug"], name="task_unique_slug"),
+        ]
+        indexes = [
+            # Matrix columns: a bench's tasks grouped by surface, hardest last.
+            models.Index(fields=["bench", "surface", "mean_score"], name="task_bench_surface"),
+        ]
+
+    def __str__(self) -> str:
+        return self.slug
+
+    @property
+    def is_released(self) -> bool:
+        return self.batch_id is not None
+
+
+class Check(models.Model):
+    """A check as the task defines it (tasks/<task>.json)."""
+
+    task = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="checks")
+    name = models.CharField(max_length=200)
+    level = models.CharField(max_length=50)
+    mandatory = models.BooleanField()
+    position = models.IntegerField()
+
+    class Meta:
+        ordering = ["task", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["task", "name"], name="check_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class AttemptQuerySet(models.QuerySet):
+    def released(self) -> AttemptQuerySet:
+        """Attempts whose evidence was released (an attempt folder was imported)."""
+        return self.filter(has_detail=True)
+
+    def visible_to(self, user) -> AttemptQuerySet:
+        tasks = Task.objects.visible_to(user)
+        return self.released().filter(task__in=tasks)
+
+
+class Attempt(models.Model):
+    """One model's official run of one task.
+
+    Every matrix cell is an attempt. Released ones (``has_detail``) carry their
+    summary and verdict; their ``score`` is recomputed from the verdict. For
+    unreleased tasks the published matrix cell is the only score there is.
+    """
+
+    bench = models.ForeignKey(Bench, on_delete=models.CASCADE, related_name="attempts")
+    model = models.ForeignKey(Model, on_delete=models.CASCADE, related_name="attempts")
+    task = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="attempts")
+    has_detail = models.BooleanField(default=False)
+
+    score = models.FloatField(help_text="the site's score: recomputed where a verdict exists")
+    published_score = models.FloatField(null=True, blank=True, help_text="summary.json score")
+    matrix_score = models.FloatField(null=True, blank=True, help_text="matrix.json cell score")
+    flags = models.JSONField(default=list, blank=True)
+    matrix_flags = models.JSONField(null=True, blank=True)
+
+    harness = models.CharField(max_length=100, blank=True)
+    checks_total = models.IntegerField(null=True, blank=True)
+    checks_passed = models.IntegerField(null=True, blank=True)
+    checks_failed = models.IntegerField(null=True, blank=True)
+    mandatory_failed = models.IntegerField(null=True, blank=True)
+    cost_usd = models.FloatField(null=True, blank=True)
+    input_tokens = models.BigIntegerField(null=True, blank=True)
+    output_tokens = models.BigIntegerField(null=True, blank=True)
+    cache_read_tokens = models.BigIntegerField(null=True, blank=True)
+    cache_write_tokens = models.BigIntegerField(null=True, blank=True)
+    started_at = models.CharField(max_length=64, blank=True)
+    finished_at = models.CharField(max_length=64, blank=True)
+    duration_s = models.FloatField(null=True, blank=True)
+
+    # The documents as imported; the mirror gives them back unchanged. The
+    # verdict is stored without its checks (they are CheckResult rows); None
+    # means verdict.json was absent.
+    summary = models.JSONField(null=True, blank=True)
+    verdict = models.JSONField(null=True, blank=True)
+    content_hash = models.CharField(max_length=80, blank=True)
+
+    objects = AttemptQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["bench", "model", "task"]
+        constraints = [
+            models.UniqueConstraint(fields=["model", "task"], name="attempt_unique_model_task"),
+            models.CheckConstraint(
+                condition=Q(score__gte=0) & Q(score__lte=1), name="attempt_score_in_unit_range"
+            ),
+        ]
+        indexes = [
+            # Task pages and the matrix: every attempt of one task.
+            models.Index(fields=["task", "model"], name="attempt_task_model"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.model.slug} on {self.task.slug}"
+
+    @property
+    def has_verdict(self) -> bool:
+        return self.verdict is not None
+
+    @property
+    def disagrees(self) -> bool:
+        return self.published_score is not None and abs(self.published_score - self.score) > 1e-9
+
+
+class CheckResult(models.Model):
+    """One check of an attempt's verdict."""
+
+    attempt = models.ForeignKey(Attempt, on_delete=models.CASCADE, related_name="check_results")
+    position = models.IntegerField()
+    name = models.CharField(max_length=200)
+    level = models.CharField(max_length=50)
+    mandatory = models.BooleanField()
+    passed = models.BooleanField()
+    detail = models.TextField(blank=True)
+    # "<vendor>:<id>" names of the vendor requests this check is about.
+    requests = models.JSONField(default=list, blank=True)
+    # The check entry as imported, for the mirror.
+    doc = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["attempt", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["attempt", "position"], name="checkresult_unique_position"
+            ),
+        ]
+        indexes = [
+            # Protocol analysis: failed checks of one level across a bench.
+            models.Index(fields=["level", "passed"], name="checkresult_level_passed"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Disagreement(models.Model):
+    """A published figure that differs from the one recomputed from verdicts."""
+
+    SOURCES = [
+        ("summary.json", "summary.json"),
+        ("matrix.json", "matrix.json"),
+        ("leaderboard.json", "leaderboard.json"),
+    ]
+
+    bench = models.ForeignKey(Bench, on_delete=models.CASCADE, related_name="disagreements")
+    model = models.ForeignKey(Model, on_delete=models.CASCADE, related_name="disagreements")
+    task = models.ForeignKey(
+        Task, null=True, blank=True, on_delete=models.CASCADE, related_name="disagreements"
+    )
+    source = models.CharField(max_length=32, choices=SOURCES)
+    field = models.CharField(max_length=64, default="score")
+    published = models.FloatField()
+    recomputed = models.FloatField()
+
+    class Meta:
+        ordering = ["bench", "model__slug", "task__slug", "source", "field"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["model", "task", "source", "field"],
+                condition=Q(task__isnull=False),
+                name="disagreement_unique_attempt_figure",
+            ),
+            models.UniqueConstraint(
+                fields=["model", "source", "field"],
+                condition=Q(task__isnull=True),
+                name="disagreement_unique_model_figure",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        where = f"{self.model.slug}/{self.task.slug}" if self.task_id else self.model.slug
+        return f"{where} {self.source} {self.field}: {self.published} vs {self.recomputed}"

@@ -1,0 +1,169 @@
+"""Scoring rules and the leaderboard figures built from task scores.
+
+Everything here is pure: plain data in, numbers out. The importer and the
+sample-release generator both use it, so the site and its synthetic releases
+cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+TOLERANCE = 1e-9
+MISSING_VERDICT = "missing-verdict"
+MISSING_ATTEMPT = "missing-attempt"
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    name: str
+    mandatory: bool
+    passed: bool
+    level: str = ""
+
+
+def mandatory_gated(checks: Sequence[CheckOutcome]) -> float:
+    """task-score-v4-mandatory-gated: 0 if a mandatory check failed, else the
+    fraction of non-mandatory checks passed (1 when there are none)."""
+    if any(c.mandatory and not c.passed for c in checks):
+        return 0.0
+    optional = [c for c in checks if not c.mandatory]
+    if not optional:
+        return 1.0
+    return sum(1 for c in optional if c.passed) / len(optional)
+
+
+def pass_fail(checks: Sequence[CheckOutcome]) -> float:
+    """pass-fail: 1 when every check passed, else 0."""
+    return 1.0 if all(c.passed for c in checks) else 0.0
+
+
+SCORING_RULES: dict[str, Callable[[Sequence[CheckOutcome]], float]] = {
+    "task-score-v4-mandatory-gated": mandatory_gated,
+    "pass-fail": pass_fail,
+}
+
+
+def score_verdict(rule: str, checks: Sequence[CheckOutcome] | None) -> float:
+    """The task score of one attempt; a missing verdict (None) scores 0."""
+    if checks is None:
+        return 0.0
+    return SCORING_RULES[rule](checks)
+
+
+@dataclass(frozen=True)
+class CheckCounts:
+    total: int
+    passed: int
+    failed: int
+    mandatory_failed: int
+
+
+def count_checks(checks: Sequence[CheckOutcome]) -> CheckCounts:
+    passed = sum(1 for c in checks if c.passed)
+    return CheckCounts(
+        total=len(checks),
+        passed=passed,
+        failed=len(checks) - passed,
+        mandatory_failed=sum(1 for c in checks if c.mandatory and not c.passed),
+    )
+
+
+def differs(a: float | None, b: float | None) -> bool:
+    if a is None or b is None:
+        return a is not b
+    return abs(a - b) > TOLERANCE
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One model's result on one public task, as the leaderboard sees it."""
+
+    score: float
+    flags: tuple[str, ...] = ()
+    released: bool = False
+    cost_usd: float | None = None
+    duration_s: float | None = None
+
+
+@dataclass
+class Figures:
+    score: float = 0.0
+    tasks: int = 0
+    flagged: int = 0
+    passed: int = 0
+    cost_usd: float = 0.0
+    duration_s: float = 0.0
+    by_surface: dict[str, dict[str, float | int]] = field(default_factory=dict)
+
+
+def model_figures(
+    cells: Mapping[str, Cell], task_surfaces: Mapping[str, str], task_order: Iterable[str]
+) -> Figures:
+    """A model's leaderboard figures over the full public task set.
+
+    ``cells`` maps task id to the model's cell; a task without one scores 0 and
+    is flagged (missing attempt). Cost and duration sum the released attempts.
+    """
+    figures = Figures()
+    total = 0.0
+    surfaces: dict[str, list[float]] = {}
+    tasks = list(task_order)
+    for task in tasks:
+        cell = cells.get(task)
+        score = cell.score if cell is not None else 0.0
+        if cell is None or MISSING_VERDICT in cell.flags or MISSING_ATTEMPT in cell.flags:
+            figures.flagged += 1
+        if score >= 1.0 - TOLERANCE:
+            figures.passed += 1
+        total += score
+        surfaces.setdefault(task_surfaces[task], []).append(score)
+        if cell is not None and cell.released:
+            figures.cost_usd += cell.cost_usd or 0.0
+            figures.duration_s += cell.duration_s or 0.0
+    figures.tasks = len(tasks)
+    figures.score = total / len(tasks) if tasks else 0.0
+    figures.by_surface = {
+        surface: {"score": sum(scores) / len(scores), "tasks": len(scores)}
+        for surface, scores in sorted(surfaces.items())
+    }
+    return figures
+
+
+def competition_ranks(scored: Sequence[tuple[str, float]]) -> list[tuple[str, int]]:
+    """Order (id, score) pairs by score (highest first) then id, and rank them
+    1, 2, 2, 4: scores within the tolerance tie."""
+    ordered = sorted(scored, key=lambda pair: (-pair[1], pair[0]))
+    ranks: list[tuple[str, int]] = []
+    previous: float | None = None
+    rank = 0
+    for position, (ident, score) in enumerate(ordered, start=1):
+        if previous is None or abs(previous - score) > TOLERANCE:
+            rank = position
+            previous = score
+        ranks.append((ident, rank))
+    return ranks
+
+
+def bootstrap_interval(
+    scores: Sequence[float], *, seed: str, resamples: int = 1000, level: float = 0.95
+) -> tuple[float, float] | None:
+    """A percentile bootstrap interval of the mean over tasks.
+
+    Seeded from ``seed`` so the same release always draws the same whisker.
+    """
+    n = len(scores)
+    if n == 0:
+        return None
+    rng = random.Random(seed)
+    means = []
+    for _ in range(resamples):
+        picks = rng.choices(scores, k=n)
+        means.append(sum(picks) / n)
+    means.sort()
+    tail = (1.0 - level) / 2.0
+    low = means[int(tail * (resamples - 1))]
+    high = means[int((1.0 - tail) * (resamples - 1))]
+    return low, high

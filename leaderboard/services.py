@@ -1,0 +1,143 @@
+"""Writes to the scoreboard that span several rows: figures computed once, at import."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+
+from leaderboard.models import Attempt, Bench, Disagreement, Model, Task
+from leaderboard.scoring import (
+    Cell,
+    bootstrap_interval,
+    competition_ranks,
+    differs,
+    model_figures,
+)
+
+# Leaderboard row figures compared with what the release published.
+COMPARED_ROW_FIGURES = ("score", "flagged", "cost_usd", "duration_s", "rank")
+
+
+@transaction.atomic
+def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, Any]]) -> None:
+    """Recompute every model's leaderboard figures, each task's mean score and the
+    stored disagreements of ``bench`` from its attempts.
+
+    Rows are only written where a value changed, so recomputing an unchanged
+    bench leaves the database exactly as it was.
+    """
+    tasks = list(bench.tasks.order_by("position").values_list("pk", "slug", "surface"))
+    task_slug = {pk: slug for pk, slug, _ in tasks}
+    surfaces = {slug: surface for _, slug, surface in tasks}
+    order = [slug for _, slug, _ in tasks]
+    models = list(bench.models.all())
+    cells: dict[int, dict[str, Cell]] = {m.pk: {} for m in models}
+    attempts = Attempt.objects.filter(bench=bench).values_list(
+        "pk",
+        "model_id",
+        "task_id",
+        "score",
+        "flags",
+        "has_detail",
+        "cost_usd",
+        "duration_s",
+        "published_score",
+        "matrix_score",
+    )
+    wanted: dict[tuple[int, int | None, str, str], tuple[float, float]] = {}
+    task_totals: dict[str, float] = dict.fromkeys(order, 0.0)
+    for _, model_id, task_id, score, flags, detail, cost, duration, published, matrix in attempts:
+        slug = task_slug[task_id]
+        cells[model_id][slug] = Cell(
+            score=score, flags=tuple(flags), released=detail, cost_usd=cost, duration_s=duration
+        )
+        task_totals[slug] += score
+        if detail:
+            for source, value in (("summary.json", published), ("matrix.json", matrix)):
+                if value is not None and differs(value, score):
+                    wanted[(model_id, task_id, source, "score")] = (value, score)
+
+    figures = {m.pk: model_figures(cells[m.pk], surfaces, order) for m in models}
+    ranks = dict(competition_ranks([(m.slug, figures[m.pk].score) for m in models]))
+    changed_models = []
+    for model in models:
+        fig = figures[model.pk]
+        scores = [cells[model.pk].get(t).score if t in cells[model.pk] else 0.0 for t in order]
+        interval = bootstrap_interval(scores, seed=f"{bench.slug}/{model.slug}")
+        row = published_rows.get(model.slug) or {}
+        values = {
+            "rank": ranks[model.slug],
+            "score": fig.score,
+            "tasks": fig.tasks,
+            "flagged": fig.flagged,
+            "passed": fig.passed,
+            "cost_usd": fig.cost_usd,
+            "duration_s": fig.duration_s,
+            "by_surface": fig.by_surface,
+            "ci_low": interval[0] if interval else None,
+            "ci_high": interval[1] if interval else None,
+            "published_score": row.get("score"),
+        }
+        if any(getattr(model, k) != v for k, v in values.items()):
+            for k, v in values.items():
+                setattr(model, k, v)
+            changed_models.append(model)
+        for name in COMPARED_ROW_FIGURES:
+            if name in row and differs(float(row[name]), float(values[name])):
+                wanted[(model.pk, None, "leaderboard.json", name)] = (row[name], values[name])
+    if changed_models:
+        Model.objects.bulk_update(changed_models, list(values))
+
+    count = max(len(models), 1)
+    changed_tasks = []
+    for task in bench.tasks.all():
+        mean = task_totals[task.slug] / count
+        if task.mean_score != mean:
+            task.mean_score = mean
+            changed_tasks.append(task)
+    if changed_tasks:
+        Task.objects.bulk_update(changed_tasks, ["mean_score"])
+
+    _sync_disagreements(bench, wanted)
+
+
+def _sync_disagreements(bench: Bench, wanted) -> None:
+    existing = {
+        (d.model_id, d.task_id, d.source, d.field): d
+        for d in Disagreement.objects.filter(bench=bench)
+    }
+    stale = [d.pk for key, d in existing.items() if key not in wanted]
+    if stale:
+        Disagreement.objects.filter(pk__in=stale).delete()
+    create, update = [], []
+    for key, (published, recomputed) in wanted.items():
+        row = existing.get(key)
+        if row is None:
+            model_id, task_id, source, field = key
+            create.append(
+                Disagreement(
+                    bench=bench,
+                    model_id=model_id,
+                    task_id=task_id,
+                    source=source,
+                    field=field,
+                    published=published,
+                    recomputed=recomputed,
+                )
+            )
+        elif (row.published, row.recomputed) != (published, recomputed):
+            row.published, row.recomputed = published, recomputed
+            update.append(row)
+    Disagreement.objects.bulk_create(create)
+    if update:
+        Disagreement.objects.bulk_update(update, ["published", "recomputed"])
+
+
+@transaction.atomic
+def batch_publish(*, batch, live: bool = True) -> None:
+    """Make a batch's tasks public (or staff-only again). Scores do not change."""
+    if batch.live != live:
+        batch.live = live
+        batch.save(update_fields=["live"])

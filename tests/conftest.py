@@ -1,0 +1,60 @@
+"""Shared fixtures: small deterministic releases and imports of them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ingest.plan import build_plan
+from ingest.reader import open_release
+from ingest.sample import generate_release
+from ingest.services import release_import
+
+# A small release: enough models, tasks and batches to exercise every page,
+# fast enough to import in every test that needs it.
+SMALL = {"models": 5, "tasks": 14, "released": 6, "seed": 7}
+
+
+@pytest.fixture(autouse=True)
+def _media_in_tmp(settings, tmp_path):
+    # Large blobs go to file storage; keep them out of the project folder.
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
+@pytest.fixture(scope="session")
+def small_release_dir(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("small-release") / "release"
+    generate_release(root, **SMALL)
+    return root
+
+
+@pytest.fixture
+def release_copy(small_release_dir, tmp_path) -> Path:
+    """A private copy of the small release, for tests that edit files."""
+    target = tmp_path / "release"
+    shutil.copytree(small_release_dir, target)
+    return target
+
+
+def import_path(path, *, staged: bool = False):
+    """Plan and apply a release; fail the test on any problem."""
+    with open_release(path) as source:
+        plan = build_plan(source)
+        assert plan.ok, [str(p) for p in plan.problems]
+        return release_import(plan=plan, source=source, staged=staged)
+
+
+@pytest.fixture
+def imported(db, small_release_dir):
+    """The small release imported into the test database; returns the Bench."""
+    return import_path(small_release_dir).bench
+
+
+def edit_json(path: Path, change) -> None:
+    """Load a JSON file, let ``change`` mutate it, write it back."""
+    data = json.loads(path.read_text())
+    result = change(data)
+    path.write_text(json.dumps(data if result is None else result, indent=2))

@@ -1,0 +1,354 @@
+"""import_release: plan, apply, idempotence, and every class of bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tarfile
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from leaderboard.models import Attempt, Batch, Bench, CheckResult, Disagreement, Model, Task
+from leaderboard.scoring import CheckOutcome, score_verdict
+from tests.conftest import edit_json, import_path
+from trajectories.models import Event, Evidence, VendorRequest
+
+
+def dump() -> str:
+    out = io.StringIO()
+    call_command("dumpdata", "leaderboard", "trajectories", stdout=out)
+    return out.getvalue()
+
+
+def run_import(path, *args) -> tuple[str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    call_command("import_release", str(path), *args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def failing_import(path, *args) -> str:
+    """Run an import that must fail; return everything it said."""
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(CommandError) as excinfo:
+        call_command("import_release", str(path), *args, stdout=out, stderr=err)
+    return f"{out.getvalue()}\n{err.getvalue()}\n{excinfo.value}"
+
+
+def first_attempt_dir(root: Path) -> Path:
+    return sorted((root / "attempts").glob("*/*"))[0]
+
+
+@pytest.mark.django_db
+def test_it_imports_the_sample_release_with_every_row(small_release_dir):
+    manifest = json.loads((small_release_dir / "manifest.json").read_text())
+    out, _ = run_import(small_release_dir)
+    bench = Bench.objects.get(slug=manifest["bench"])
+    assert "imported" in out
+    assert bench.models.count() == len(manifest["models"])
+    assert bench.tasks.count() == len(manifest["tasks"])
+    assert Task.objects.released().count() == manifest["counts"]["released_tasks"]
+    assert Attempt.objects.released().count() == manifest["counts"]["attempts"]
+    assert Evidence.objects.count() == manifest["counts"]["attempts"]
+    events = sum(
+        len(json.loads(p.read_text())["events"])
+        for p in small_release_dir.glob("attempts/*/*/trajectory.json")
+    )
+    assert Event.objects.count() == events
+    assert f"events: {events}" in out
+
+
+@pytest.mark.django_db
+def test_scores_are_recomputed_from_verdicts(small_release_dir):
+    import_path(small_release_dir)
+    for attempt in Attempt.objects.released().select_related("bench"):
+        checks = list(attempt.check_results.values_list("name", "mandatory", "passed"))
+        expected = score_verdict(
+            attempt.bench.scoring_rule,
+            None
+            if attempt.verdict is None
+            else [CheckOutcome(name=n, mandatory=m, passed=p) for n, m, p in checks],
+        )
+        assert attempt.score == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.django_db
+def test_unreleased_tasks_take_the_published_matrix_score(small_release_dir):
+    matrix = json.loads((small_release_dir / "matrix.json").read_text())
+    import_path(small_release_dir)
+    unreleased = [t["id"] for t in matrix["tasks"] if not t["released"]]
+    assert unreleased
+    for model, row in matrix["cells"].items():
+        for task in unreleased:
+            if task in row:
+                attempt = Attempt.objects.get(model__slug=model, task__slug=task)
+                assert not attempt.has_detail
+                assert attempt.score == row[task]["score"]
+
+
+@pytest.mark.django_db
+def test_model_figures_match_a_release_that_agrees_with_itself(small_release_dir):
+    board = json.loads((small_release_dir / "leaderboard.json").read_text())
+    import_path(small_release_dir)
+    for row in board["rows"]:
+        model = Model.objects.get(slug=row["model"])
+        assert model.rank == row["rank"]
+        assert model.score == pytest.approx(row["score"], abs=1e-9)
+        assert model.flagged == row["flagged"]
+        assert model.cost_usd == pytest.approx(row["cost_usd"], abs=1e-9)
+        assert model.by_surface.keys() == row["by_surface"].keys()
+        assert model.ci_low <= model.score <= model.ci_high
+    assert Disagreement.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_importing_the_same_release_twice_changes_nothing(small_release_dir):
+    import_path(small_release_dir)
+    before = dump()
+    out, _ = run_import(small_release_dir)
+    assert "nothing changed" in out
+    assert dump() == before
+
+
+@pytest.mark.django_db
+def test_a_forced_second_apply_also_changes_nothing(small_release_dir):
+    # Even when the apply runs (not short-circuited), unchanged rows stay put.
+    import_path(small_release_dir)
+    before = dump()
+    import_path(small_release_dir)
+    assert dump() == before
+
+
+@pytest.mark.django_db
+def test_a_dry_run_writes_nothing(small_release_dir):
+    out, _ = run_import(small_release_dir, "--dry-run")
+    assert "dry run" in out
+    assert Bench.objects.count() == 0
+    assert Event.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_disagreement_is_reported_stored_and_not_an_error(release_copy):
+    attempt_dir = first_attempt_dir(release_copy)
+    summary = json.loads((attempt_dir / "summary.json").read_text())
+    published = 0.123 if summary["score"] != 0.123 else 0.5
+    edit_json(attempt_dir / "summary.json", lambda s: s.update(score=published))
+    out, _ = run_import(release_copy)
+    model, task = attempt_dir.parent.name, attempt_dir.name
+    assert "score disagreements (1)" in out
+    assert f"{model}  {task}  0.123" in out
+    row = Disagreement.objects.get(model__slug=model, task__slug=task, source="summary.json")
+    assert row.published == published
+    assert row.recomputed == Attempt.objects.get(model__slug=model, task__slug=task).score
+
+
+@pytest.mark.django_db
+def test_a_leaderboard_figure_that_disagrees_is_stored_per_model(release_copy):
+    def bump(board):
+        board["rows"][0]["score"] = 0.999
+
+    edit_json(release_copy / "leaderboard.json", bump)
+    import_path(release_copy)
+    model = json.loads((release_copy / "leaderboard.json").read_text())["rows"][0]["model"]
+    row = Disagreement.objects.get(model__slug=model, task=None, field="score")
+    assert row.published == 0.999
+    assert Model.objects.get(slug=model).published_score == 0.999
+
+
+@pytest.mark.django_db
+def test_a_further_batch_updates_what_changed(release_copy):
+    import_path(release_copy)
+    attempt_dir = first_attempt_dir(release_copy)
+    untouched = Attempt.objects.exclude(
+        model__slug=attempt_dir.parent.name, task__slug=attempt_dir.name
+    ).filter(has_detail=True)
+    untouched_pks = set(untouched.values_list("pk", flat=True))
+
+    def fail_all(verdict):
+        for check in verdict["checks"]:
+            check["passed"] = False
+
+    if (attempt_dir / "verdict.json").exists():
+        edit_json(attempt_dir / "verdict.json", fail_all)
+    edit_json(attempt_dir / "summary.json", lambda s: s.update(score=0.0))
+    edit_json(release_copy / "manifest.json", lambda m: m.update(revision="02"))
+    out, _ = run_import(release_copy)
+    assert "1 changed" in out
+    assert Bench.objects.get().revision == "02"
+    changed = Attempt.objects.get(model__slug=attempt_dir.parent.name, task__slug=attempt_dir.name)
+    assert changed.score == 0.0
+    assert (
+        set(Attempt.objects.filter(pk__in=untouched_pks).values_list("pk", flat=True))
+        == untouched_pks
+    )
+
+
+@pytest.mark.django_db
+def test_staged_batches_are_not_live(small_release_dir):
+    run_import(small_release_dir, "--staged")
+    assert Batch.objects.exists()
+    assert not Batch.objects.filter(live=True).exists()
+    assert Task.objects.live().count() == 0
+    assert Task.objects.released().count() > 0
+
+
+@pytest.mark.django_db
+def test_check_results_link_to_the_vendor_requests_they_name(small_release_dir):
+    import_path(small_release_dir)
+    named = CheckResult.objects.exclude(requests=[])
+    assert named.exists()
+    for result in named:
+        assert sorted(r.ref for r in result.vendor_requests.all()) == sorted(set(result.requests))
+    assert VendorRequest.objects.filter(checks__isnull=False).exists()
+
+
+@pytest.mark.django_db
+def test_events_keep_their_index_and_round_trip(small_release_dir):
+    import_path(small_release_dir)
+    path = next(small_release_dir.glob("attempts/*/*/trajectory.json"))
+    events = json.loads(path.read_text())["events"]
+    model, task = path.parent.parent.name, path.parent.name
+    stored = Event.objects.filter(attempt__model__slug=model, attempt__task__slug=task)
+    assert [e.as_document() for e in stored.order_by("index")] == events
+
+
+# -- bad input: a clear error, and the database exactly as it was -------------------------
+
+
+def _seeded_then_failing(release_copy, small_release_dir, *args) -> str:
+    import_path(small_release_dir)
+    before = dump()
+    said = failing_import(release_copy, *args)
+    assert dump() == before
+    return said
+
+
+@pytest.mark.django_db
+def test_malformed_json_names_the_file_and_writes_nothing(release_copy, small_release_dir):
+    target = first_attempt_dir(release_copy) / "summary.json"
+    target.write_text('{"schema": "v1", ')
+    said = _seeded_then_failing(release_copy, small_release_dir)
+    rel = target.relative_to(release_copy).as_posix()
+    assert f"{rel}: malformed JSON at line 1" in said
+
+
+@pytest.mark.django_db
+def test_a_wrong_type_names_the_file_and_the_json_path(release_copy, small_release_dir):
+    verdicts = sorted(release_copy.glob("attempts/*/*/verdict.json"))
+    target = next(p for p in verdicts if len(json.loads(p.read_text())["checks"]) > 3)
+    edit_json(target, lambda v: v["checks"][3].update(passed="yes"))
+    said = _seeded_then_failing(release_copy, small_release_dir)
+    rel = target.relative_to(release_copy).as_posix()
+    assert f"{rel}: checks[3].passed: expected a boolean" in said
+
+
+@pytest.mark.django_db
+def test_it_reports_every_problem_not_only_the_first(release_copy):
+    dirs = sorted((release_copy / "attempts").glob("*/*"))[:2]
+    for d in dirs:
+        edit_json(d / "summary.json", lambda s: s.update(score="high"))
+    said = failing_import(release_copy)
+    for d in dirs:
+        assert (
+            f"{d.relative_to(release_copy).as_posix()}/summary.json: score: expected a number"
+            in said
+        )
+    assert Bench.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_an_unknown_scoring_rule_is_refused(release_copy, small_release_dir):
+    edit_json(release_copy / "manifest.json", lambda m: m.update(scoring_rule="vibes-v1"))
+    said = _seeded_then_failing(release_copy, small_release_dir)
+    assert "manifest.json: scoring_rule: unknown scoring rule 'vibes-v1'" in said
+
+
+@pytest.mark.django_db
+def test_a_bad_slug_is_refused(release_copy, small_release_dir):
+    def rename(manifest):
+        manifest["tasks"][0] = "Bad Task!"
+
+    edit_json(release_copy / "manifest.json", rename)
+    said = _seeded_then_failing(release_copy, small_release_dir)
+    assert "manifest.json: tasks[0]:" in said or "manifest.json: tasks:" in said
+    assert "'Bad Task!' is not a valid id" in said
+
+
+@pytest.mark.django_db
+def test_a_reserved_bench_id_is_refused(release_copy):
+    edit_json(release_copy / "manifest.json", lambda m: m.update(bench="admin"))
+    said = failing_import(release_copy)
+    assert "manifest.json: bench: 'admin' is reserved" in said
+
+
+@pytest.mark.django_db
+def test_a_missing_required_file_is_named(release_copy, small_release_dir):
+    target = first_attempt_dir(release_copy) / "trajectory.json"
+    target.unlink()
+    said = _seeded_then_failing(release_copy, small_release_dir)
+    assert f"{target.relative_to(release_copy).as_posix()}: required file is missing" in said
+
+
+@pytest.mark.django_db
+def test_an_attempt_for_a_task_not_in_the_manifest_is_refused(release_copy, small_release_dir):
+    source = first_attempt_dir(release_copy)
+    stray = source.parent / "no-such-task"
+    stray.mkdir()
+    for f in source.iterdir():
+        (stray / f.name).write_bytes(f.read_bytes())
+    said = _seeded_then_failing(release_copy, small_release_dir)
+    assert (
+        f"attempts/{source.parent.name}/no-such-task/: task 'no-such-task' is not in the manifest"
+        in said
+    )
+
+
+@pytest.mark.django_db
+def test_an_archive_entry_escaping_the_root_is_refused(small_release_dir, tmp_path):
+    archive = tmp_path / "evil.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(small_release_dir, arcname="release")
+        info = tarfile.TarInfo("release/../../escape.txt")
+        info.size = 4
+        tar.addfile(info, io.BytesIO(b"evil"))
+    said = failing_import(archive)
+    assert "escape" in said
+    assert Bench.objects.count() == 0
+    assert not (tmp_path.parent / "escape.txt").exists()
+
+
+@pytest.mark.django_db
+def test_a_symlink_in_the_release_is_refused(release_copy):
+    os.symlink("/etc/passwd", release_copy / "models" / "sneaky.json")
+    said = failing_import(release_copy)
+    assert "sneaky.json" in said
+    assert Bench.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_an_oversized_entry_is_refused(release_copy, settings):
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "file_max_bytes": 50_000}
+    said = failing_import(release_copy)
+    assert "trajectory.json" in said or "transcript.jsonl" in said
+    assert Bench.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_zip_and_tar_archives_import_like_the_folder(small_release_dir, tmp_path):
+    import shutil
+
+    zipped = shutil.make_archive(str(tmp_path / "rel"), "zip", small_release_dir.parent, "release")
+    run_import(zipped)
+    counts = (Attempt.objects.count(), Event.objects.count(), VendorRequest.objects.count())
+    Bench.objects.all().delete()
+    tarred = shutil.make_archive(
+        str(tmp_path / "rel"), "gztar", small_release_dir.parent, "release"
+    )
+    run_import(tarred)
+    assert (Attempt.objects.count(), Event.objects.count(), VendorRequest.objects.count()) == counts
+    Bench.objects.all().delete()
+    import_path(small_release_dir)
+    assert (Attempt.objects.count(), Event.objects.count(), VendorRequest.objects.count()) == counts

@@ -1,0 +1,88 @@
+import pytest
+
+from leaderboard.scoring import (
+    MISSING_ATTEMPT,
+    MISSING_VERDICT,
+    Cell,
+    CheckOutcome,
+    bootstrap_interval,
+    competition_ranks,
+    model_figures,
+    score_verdict,
+)
+
+GATED = "task-score-v4-mandatory-gated"
+
+
+def check(name, passed, mandatory=False):
+    return CheckOutcome(name=name, passed=passed, mandatory=mandatory)
+
+
+def test_it_scores_zero_when_a_mandatory_check_fails():
+    checks = [check("a", False, mandatory=True), check("b", True), check("c", True)]
+    assert score_verdict(GATED, checks) == 0.0
+
+
+def test_it_scores_the_fraction_of_non_mandatory_checks_passed():
+    checks = [
+        check("a", True, mandatory=True),
+        check("b", True),
+        check("c", False),
+        check("d", True),
+    ]
+    assert score_verdict(GATED, checks) == pytest.approx(2 / 3)
+
+
+def test_it_scores_one_when_there_are_no_non_mandatory_checks():
+    assert score_verdict(GATED, [check("a", True, mandatory=True)]) == 1.0
+    assert score_verdict(GATED, []) == 1.0
+
+
+def test_a_missing_verdict_scores_zero_under_every_rule():
+    assert score_verdict(GATED, None) == 0.0
+    assert score_verdict("pass-fail", None) == 0.0
+
+
+def test_pass_fail_needs_every_check_to_pass():
+    assert score_verdict("pass-fail", [check("a", True), check("b", True)]) == 1.0
+    assert score_verdict("pass-fail", [check("a", True), check("b", False)]) == 0.0
+
+
+def test_a_missing_attempt_scores_zero_and_is_flagged():
+    surfaces = {"t1": "pay", "t2": "pay", "t3": "chat"}
+    cells = {"t1": Cell(score=1.0), "t3": Cell(score=0.5)}
+    figures = model_figures(cells, surfaces, ["t1", "t2", "t3"])
+    assert figures.score == pytest.approx(0.5)
+    assert figures.flagged == 1
+    assert figures.by_surface == {
+        "chat": {"score": 0.5, "tasks": 1},
+        "pay": {"score": 0.5, "tasks": 2},
+    }
+
+
+def test_missing_verdicts_count_as_flagged_and_cost_sums_released_attempts():
+    surfaces = {"t1": "pay", "t2": "pay"}
+    cells = {
+        "t1": Cell(
+            score=0.0, flags=(MISSING_VERDICT,), released=True, cost_usd=2.0, duration_s=3.0
+        ),
+        "t2": Cell(score=0.25, flags=(MISSING_ATTEMPT,), released=False, cost_usd=9.0),
+    }
+    figures = model_figures(cells, surfaces, ["t1", "t2"])
+    assert figures.flagged == 2
+    assert figures.cost_usd == 2.0
+    assert figures.duration_s == 3.0
+
+
+def test_ties_within_tolerance_share_a_competition_rank():
+    ranks = competition_ranks([("b", 0.5), ("a", 0.5 + 1e-12), ("c", 0.9), ("d", 0.1)])
+    assert ranks == [("c", 1), ("a", 2), ("b", 2), ("d", 4)]
+
+
+def test_the_bootstrap_interval_is_stable_for_a_seed_and_brackets_the_mean():
+    scores = [0.0, 0.2, 0.5, 0.9, 1.0, 0.4, 0.6]
+    first = bootstrap_interval(scores, seed="bench/model")
+    assert first == bootstrap_interval(scores, seed="bench/model")
+    low, high = first
+    assert low <= sum(scores) / len(scores) <= high
+    assert bootstrap_interval([], seed="x") is None

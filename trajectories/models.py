@@ -1,0 +1,177 @@
+"""The evidence of one attempt: events, vendor requests, patch, transcript, ticket.
+
+Events and requests are one row each, so pages filter and count them in SQL.
+Each row keeps the rest of its JSON entry in ``doc`` so the mirror can give
+the document back exactly as imported (unknown keys included).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db import models
+from django.db.models import Q
+
+from leaderboard.models import Attempt, CheckResult
+
+
+class Blob(models.Model):
+    """Bytes addressed by their SHA-256: patches, raw transcripts, tickets.
+
+    Small blobs live in the database; past ``blob_db_max_bytes`` they go to
+    Django's storage (a folder by default, object storage in production).
+    """
+
+    sha256 = models.CharField(max_length=64, primary_key=True)
+    size = models.BigIntegerField()
+    data = models.BinaryField(null=True, blank=True)
+    storage_name = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(data__isnull=False) | ~Q(storage_name=""),
+                name="blob_has_content",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sha256[:12]} ({self.size} bytes)"
+
+    @classmethod
+    def for_bytes(cls, content: bytes) -> Blob:
+        """Return the stored blob for ``content``, storing it if it is new."""
+        digest = hashlib.sha256(content).hexdigest()
+        existing = cls.objects.filter(sha256=digest).first()
+        if existing is not None:
+            return existing
+        if len(content) > settings.BENCHVIEW_LIMITS["blob_db_max_bytes"]:
+            name = f"blobs/{digest[:2]}/{digest}"
+            if not default_storage.exists(name):
+                name = default_storage.save(name, ContentFile(content))
+            return cls.objects.create(sha256=digest, size=len(content), storage_name=name)
+        return cls.objects.create(sha256=digest, size=len(content), data=content)
+
+    def read(self) -> bytes:
+        if self.data is not None:
+            return bytes(self.data)
+        with default_storage.open(self.storage_name, "rb") as handle:
+            return handle.read()
+
+    def text(self) -> str:
+        return self.read().decode("utf-8", errors="replace")
+
+
+class Evidence(models.Model):
+    """Per-attempt documents that are not rows, and counts computed at import."""
+
+    attempt = models.OneToOneField(Attempt, on_delete=models.CASCADE, related_name="evidence")
+    # trajectory.json without its events.
+    trajectory = models.JSONField(default=dict)
+    # vendor-requests.json without its vendors' entries; None: the file was absent.
+    vendor_log = models.JSONField(null=True, blank=True)
+    vendor_order = models.JSONField(default=list, blank=True)
+    patch = models.ForeignKey(
+        Blob, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    transcript = models.ForeignKey(Blob, on_delete=models.PROTECT, related_name="+")
+    problem = models.ForeignKey(Blob, on_delete=models.PROTECT, related_name="+")
+
+    events_total = models.IntegerField(default=0)
+    events_by_type = models.JSONField(default=dict, blank=True)
+    tool_calls_by_tool = models.JSONField(default=dict, blank=True)
+    failed_tool_calls_by_tool = models.JSONField(default=dict, blank=True)
+    requests_total = models.IntegerField(default=0)
+
+    class Meta:
+        verbose_name_plural = "evidence"
+
+    def __str__(self) -> str:
+        return f"evidence of {self.attempt_id}"
+
+
+class EventQuerySet(models.QuerySet):
+    def failed_tool_calls(self) -> EventQuerySet:
+        return self.filter(type="tool_call", ok=False)
+
+
+class Event(models.Model):
+    """One trajectory event. ``index`` is its identity and its page anchor."""
+
+    attempt = models.ForeignKey(Attempt, on_delete=models.CASCADE, related_name="events")
+    index = models.IntegerField()
+    type = models.CharField(max_length=32)
+    ts = models.CharField(max_length=64, blank=True)
+    tool = models.CharField(max_length=200, blank=True)
+    ok = models.BooleanField(null=True, blank=True)
+    exit_code = models.IntegerField(null=True, blank=True)
+    # The large strings, moved out of ``doc``; None means the key was absent.
+    text = models.TextField(null=True, blank=True)
+    output = models.TextField(null=True, blank=True)
+    # The event as imported, without ``text`` and ``result.output``.
+    doc = models.JSONField(default=dict)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["attempt", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["attempt", "index"], name="event_unique_index"),
+            models.CheckConstraint(condition=Q(index__gte=0), name="event_index_non_negative"),
+        ]
+        indexes = [
+            # Tool-failure analysis: tool calls by tool and outcome.
+            models.Index(fields=["type", "tool", "ok"], name="event_type_tool_ok"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.index} {self.type}"
+
+    def as_document(self) -> dict:
+        """The event exactly as imported."""
+        event = dict(self.doc)
+        if self.text is not None:
+            event["text"] = self.text
+        if self.output is not None and isinstance(event.get("result"), dict):
+            event["result"] = {**event["result"], "output": self.output}
+        return event
+
+
+class VendorRequest(models.Model):
+    """One entry of the vendor simulator's log: a request in, or a webhook out."""
+
+    attempt = models.ForeignKey(Attempt, on_delete=models.CASCADE, related_name="vendor_requests")
+    vendor = models.CharField(max_length=100)
+    position = models.IntegerField(help_text="order within the vendor's list")
+    request_id = models.CharField(max_length=200)
+    direction = models.CharField(max_length=32)
+    ts = models.CharField(max_length=64, blank=True)
+    method = models.CharField(max_length=16, blank=True)
+    path = models.TextField(blank=True)
+    status = models.IntegerField(null=True, blank=True)
+    duration_ms = models.FloatField(null=True, blank=True)
+    # The entry as imported (bodies included).
+    doc = models.JSONField(default=dict)
+    checks = models.ManyToManyField(CheckResult, related_name="vendor_requests", blank=True)
+
+    class Meta:
+        ordering = ["attempt", "vendor", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["attempt", "vendor", "request_id"], name="vendorrequest_unique_id"
+            ),
+        ]
+        indexes = [
+            # Vendor log: one attempt's entries per vendor in time order.
+            models.Index(fields=["attempt", "vendor", "ts"], name="vendorrequest_attempt_ts"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.vendor}:{self.request_id}"
+
+    @property
+    def ref(self) -> str:
+        return f"{self.vendor}:{self.request_id}"
