@@ -12,7 +12,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 
@@ -61,6 +61,17 @@ class AttemptPlan:
     @property
     def folder(self) -> str:
         return f"attempts/{self.model}/{self.task}/"
+
+
+@dataclass
+class AttemptDocs:
+    """One valid attempt folder, decoded: what the writer needs, read once."""
+
+    summary: dict
+    verdict: dict | None
+    trajectory: dict
+    vendor_log: dict | None
+    texts: dict[str, bytes]  # patch.diff, transcript.jsonl, problem.md
 
 
 @dataclass
@@ -174,10 +185,33 @@ class _Checker:
             return None
 
 
+class PlanSink(Protocol):
+    """Receives a release while it is checked, to write it in the same pass.
+
+    ``begin`` is called once the small documents are valid, ``attempt`` for
+    each valid attempt while no problem has been found, ``finish`` at the end
+    if the release had no problem. The caller runs all of it in one
+    transaction and rolls back if the plan ends with problems.
+    """
+
+    def begin(self, plan: ImportPlan, folders: list[tuple[str, str]]) -> None: ...
+
+    def attempt(self, plan: ImportPlan, attempt: AttemptPlan, docs: AttemptDocs) -> None: ...
+
+    def finish(self, plan: ImportPlan) -> None: ...
+
+
 def build_plan(
-    source: ReleaseSource, *, progress: Callable[[str], None] | None = None
+    source: ReleaseSource,
+    *,
+    progress: Callable[[str], None] | None = None,
+    sink: PlanSink | None = None,
 ) -> ImportPlan:
-    """Validate every document of ``source`` and compare it with the database."""
+    """Validate every document of ``source`` and compare it with the database.
+
+    With a ``sink``, valid parts are handed over as they are checked (see
+    PlanSink); without one, nothing is written.
+    """
     plan = ImportPlan(source_name=source.name, source_sha256=source.sha256)
     check = _Checker(source, plan)
     docs = {}
@@ -231,20 +265,30 @@ def build_plan(
             plan.task_hashes[task_id] = sha256_hex(loaded[1])
 
     folders = _attempt_folders(check, manifest, released)
-    existing = _existing_attempt_hashes(manifest.bench)
-    for number, (model_id, task_id) in enumerate(folders, start=1):
-        attempt = _plan_attempt(check, manifest, model_id, task_id, existing)
-        if attempt is not None:
-            plan.attempts.append(attempt)
-        if progress and number % 50 == 0:
-            progress(f"checked {number}/{len(folders)} attempts")
     if manifest.counts.attempts != len(folders):
         check.problem(
             "manifest.json",
             "counts.attempts",
             f"says {manifest.counts.attempts}, the release has {len(folders)} attempt folders",
         )
-    _compare_with_database(plan, existing)
+    existing = _existing_attempt_hashes(manifest.bench)
+    _compare_with_database(plan, existing, folders)
+    writing = sink is not None and plan.ok
+    if writing:
+        sink.begin(plan, folders)
+    verb = "imported" if writing else "checked"
+    for number, (model_id, task_id) in enumerate(folders, start=1):
+        planned = _plan_attempt(check, manifest, model_id, task_id, existing)
+        if planned is not None:
+            attempt, docs = planned
+            plan.attempts.append(attempt)
+            plan.attempt_changes.add(attempt.status, f"{model_id}/{task_id}")
+            if writing and plan.ok:
+                sink.attempt(plan, attempt, docs)
+        if progress and (number % 25 == 0 or number == len(folders)):
+            progress(f"{verb} {number}/{len(folders)} attempts")
+    if writing and plan.ok:
+        sink.finish(plan)
     return plan
 
 
@@ -353,7 +397,7 @@ def _existing_attempt_hashes(bench: str) -> dict[tuple[str, str], str]:
 
 def _plan_attempt(
     check: _Checker, manifest, model_id: str, task_id: str, existing
-) -> AttemptPlan | None:
+) -> tuple[AttemptPlan, AttemptDocs] | None:
     folder = f"attempts/{model_id}/{task_id}/"
     before = len(check.plan.problems)
     files = read_attempt(check.source, folder)
@@ -372,12 +416,14 @@ def _plan_attempt(
         else "changed",
         content_hash=content_hash,
     )
-    parsed = validate_attempt_files(check, folder, files, manifest, model_id, task_id)
-    if parsed is not None:
-        attempt.events, attempt.requests = parsed["events"], parsed["requests"]
-        attempt.published_score = parsed["published_score"]
-        attempt.recomputed_score = parsed["recomputed_score"]
-    return attempt if len(check.plan.problems) == before else None
+    docs = validate_attempt_files(check, folder, files, manifest, model_id, task_id)
+    if docs is None or len(check.plan.problems) != before:
+        return None
+    attempt.events = len(docs.trajectory["events"])
+    attempt.requests = sum(len(v) for v in (docs.vendor_log or {}).get("vendors", {}).values())
+    attempt.published_score = docs.summary["score"]
+    attempt.recomputed_score = score_verdict(manifest.scoring_rule, verdict_outcomes(docs.verdict))
+    return attempt, docs
 
 
 def read_attempt(source: ReleaseSource, folder: str) -> dict[str, bytes]:
@@ -423,9 +469,8 @@ def validate_attempt_files(
                     )
     if "verdict.json" in loaded:
         verdict = check.validate(folder + "verdict.json", schema.VerdictDoc, loaded["verdict.json"])
-    events = 0
     if "trajectory.json" in loaded:
-        events = validate_trajectory(check, folder + "trajectory.json", loaded["trajectory.json"])
+        validate_trajectory(check, folder + "trajectory.json", loaded["trajectory.json"])
     refs: set[str] = set()
     name = folder + "vendor-requests.json"
     if "vendor-requests.json" in loaded:
@@ -448,14 +493,15 @@ def validate_attempt_files(
                         f"checks[{i}].requests[{j}]",
                         f"{ref!r} is not in vendor-requests.json",
                     )
-    if len(check.plan.problems) != before or summary is None:
+    if len(check.plan.problems) != before or summary is None or "trajectory.json" not in loaded:
         return None
-    return {
-        "events": events,
-        "requests": len(refs),
-        "published_score": summary.score,
-        "recomputed_score": score_verdict(manifest.scoring_rule, verdict_outcomes(verdict)),
-    }
+    return AttemptDocs(
+        summary=loaded["summary.json"],
+        verdict=loaded.get("verdict.json"),
+        trajectory=loaded["trajectory.json"],
+        vendor_log=loaded.get("vendor-requests.json"),
+        texts={name: data for name, data in files.items() if not name.endswith(".json")},
+    )
 
 
 def verdict_outcomes(verdict) -> list[CheckOutcome] | None:
@@ -470,30 +516,26 @@ def verdict_outcomes(verdict) -> list[CheckOutcome] | None:
     ]
 
 
-def validate_trajectory(check: _Checker, name: str, raw: Any) -> int:
+def validate_trajectory(check: _Checker, name: str, raw: Any) -> None:
     head = check.validate(name, schema.TrajectoryHeadDoc, raw)
     if head is None:
-        return 0
-    for i, event in enumerate(head.events):
-        if not isinstance(event, dict):
-            check.problem(name, f"events[{i}]", "expected an object")
-            continue
-        kind = event.get("type")
-        model = schema.EVENT_TYPES.get(kind) if isinstance(kind, str) else None
-        if model is None:
-            known = ", ".join(schema.EVENT_TYPES)
-            check.problem(
-                name, f"events[{i}].type", f"unknown event type {kind!r} (known: {known})"
-            )
-            continue
-        if check.validate(name, model, event, ("events", i)) is None:
-            continue
+        return
+    events = raw["events"]
+    try:
+        schema.EVENTS.validate_python(events)
+    except ValidationError as exc:
+        for path, message in schema.event_errors(exc, events):
+            check.problem(name, path, message)
+        return
+    for i, event in enumerate(events):
         if event["index"] != i:
             check.problem(name, f"events[{i}].index", f"expected {i}, got {event['index']}")
-    return len(head.events)
+            return
 
 
-def _compare_with_database(plan: ImportPlan, existing: dict[tuple[str, str], str]) -> None:
+def _compare_with_database(
+    plan: ImportPlan, existing: dict[tuple[str, str], str], folders: list[tuple[str, str]]
+) -> None:
     manifest = plan.manifest
     bench = Bench.objects.filter(slug=manifest.bench).first()
     if bench is None:
@@ -529,10 +571,7 @@ def _compare_with_database(plan: ImportPlan, existing: dict[tuple[str, str], str
     for batch in manifest.batches:
         status = _status(old_batches, batch.id, batch.released_at)
         plan.batches.add(status, str(batch.id))
-    for attempt in plan.attempts:
-        plan.attempt_changes.add(attempt.status, f"{attempt.model}/{attempt.task}")
-    planned = {(a.model, a.task) for a in plan.attempts}
-    plan.attempt_changes.removed = sorted(f"{m}/{t}" for m, t in set(existing) - planned)
+    plan.attempt_changes.removed = sorted(f"{m}/{t}" for m, t in set(existing) - set(folders))
 
 
 def model_signature(plan: ImportPlan, model_id: str) -> str:

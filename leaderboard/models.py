@@ -11,6 +11,8 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
+from leaderboard import jsonsafe
+
 
 class Bench(models.Model):
     slug = models.CharField(max_length=100)
@@ -260,6 +262,17 @@ class Attempt(models.Model):
     def has_verdict(self) -> bool:
         return self.verdict is not None
 
+    def summary_document(self) -> dict | None:
+        """summary.json exactly as imported."""
+        return jsonsafe.unpack(self.summary)
+
+    def verdict_document(self, check_results=None) -> dict | None:
+        """verdict.json as imported (its checks from the CheckResult rows)."""
+        if self.verdict is None:
+            return None
+        rows = check_results if check_results is not None else self.check_results.all()
+        return {**jsonsafe.unpack(self.verdict), "checks": [r.as_document() for r in rows]}
+
     @property
     def disagrees(self) -> bool:
         return self.published_score is not None and abs(self.published_score - self.score) > 1e-9
@@ -294,6 +307,10 @@ class CheckResult(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def as_document(self) -> dict:
+        """The verdict's check entry exactly as imported."""
+        return jsonsafe.unpack(self.doc)
 
 
 class Disagreement(models.Model):

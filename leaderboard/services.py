@@ -34,17 +34,22 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
     order = [slug for _, slug, _ in tasks]
     models = list(bench.models.all())
     cells: dict[int, dict[str, Cell]] = {m.pk: {} for m in models}
-    attempts = Attempt.objects.filter(bench=bench).values_list(
-        "pk",
-        "model_id",
-        "task_id",
-        "score",
-        "flags",
-        "has_detail",
-        "cost_usd",
-        "duration_s",
-        "published_score",
-        "matrix_score",
+    # A fixed order keeps float sums identical from one import to the next.
+    attempts = (
+        Attempt.objects.filter(bench=bench)
+        .order_by("model_id", "task_id")
+        .values_list(
+            "pk",
+            "model_id",
+            "task_id",
+            "score",
+            "flags",
+            "has_detail",
+            "cost_usd",
+            "duration_s",
+            "published_score",
+            "matrix_score",
+        )
     )
     wanted: dict[tuple[int, int | None, str, str], tuple[float, float]] = {}
     task_totals: dict[str, float] = dict.fromkeys(order, 0.0)

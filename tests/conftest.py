@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.plan import build_plan
 from ingest.reader import open_release
 from ingest.sample import generate_release
-from ingest.services import release_import
+from ingest.services import ImportRefused, release_import
 
 # A small release: enough models, tasks and batches to exercise every page,
 # fast enough to import in every test that needs it.
@@ -40,11 +39,13 @@ def release_copy(small_release_dir, tmp_path) -> Path:
 
 
 def import_path(path, *, staged: bool = False):
-    """Plan and apply a release; fail the test on any problem."""
+    """Import a release; fail the test on any problem."""
     with open_release(path) as source:
-        plan = build_plan(source)
-        assert plan.ok, [str(p) for p in plan.problems]
-        return release_import(plan=plan, source=source, staged=staged)
+        try:
+            return release_import(source=source, staged=staged)
+        except ImportRefused as exc:
+            problems = [str(p) for p in exc.plan.problems] if exc.plan else []
+            pytest.fail(f"{exc}: {problems}")
 
 
 @pytest.fixture

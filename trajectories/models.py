@@ -15,6 +15,7 @@ from django.core.files.storage import default_storage
 from django.db import models
 from django.db.models import Q
 
+from leaderboard import jsonsafe
 from leaderboard.models import Attempt, CheckResult
 
 
@@ -92,6 +93,14 @@ class Evidence(models.Model):
     def __str__(self) -> str:
         return f"evidence of {self.attempt_id}"
 
+    def trajectory_document(self) -> dict:
+        """trajectory.json without its events, as imported."""
+        return jsonsafe.unpack(self.trajectory)
+
+    def vendor_log_document(self) -> dict | None:
+        """vendor-requests.json without its vendors' entries; None when absent."""
+        return jsonsafe.unpack(self.vendor_log)
+
 
 class EventQuerySet(models.QuerySet):
     def failed_tool_calls(self) -> EventQuerySet:
@@ -132,6 +141,8 @@ class Event(models.Model):
 
     def as_document(self) -> dict:
         """The event exactly as imported."""
+        if jsonsafe.RAW_KEY in self.doc:
+            return jsonsafe.unpack(self.doc)
         event = dict(self.doc)
         if self.text is not None:
             event["text"] = self.text
@@ -175,3 +186,7 @@ class VendorRequest(models.Model):
     @property
     def ref(self) -> str:
         return f"{self.vendor}:{self.request_id}"
+
+    def as_document(self) -> dict:
+        """The log entry exactly as imported."""
+        return jsonsafe.unpack(self.doc)

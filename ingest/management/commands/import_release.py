@@ -4,7 +4,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from ingest.models import ImportRecord
-from ingest.plan import build_plan
+from ingest.plan import ImportPlan, build_plan
 from ingest.reader import ReleaseReadError, open_release
 from ingest.report import plan_lines, plan_summary
 from ingest.services import ImportRefused, release_import
@@ -24,6 +24,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, path, dry_run, staged, **options):
         started = time.monotonic()
+        action = "dry-run" if dry_run else "import"
 
         def progress(message: str) -> None:
             sys.stderr.write(f"  {message}\n")
@@ -31,39 +32,45 @@ class Command(BaseCommand):
 
         try:
             with open_release(path) as source:
-                plan = build_plan(source, progress=progress)
-                for line in plan_lines(plan) if plan.manifest else []:
-                    self.stdout.write(line)
-                if not plan.ok:
-                    self._record(
-                        plan, "dry-run" if dry_run else "import", "refused", started, staged
-                    )
-                    for problem in plan.problems:
-                        self.stderr.write(f"error: {problem}")
-                    raise CommandError(
-                        f"{len(plan.problems)} problem(s) in {source.name}; nothing was written"
-                    )
                 if dry_run:
-                    self._record(plan, "dry-run", "checked", started, staged)
-                    self.stdout.write("dry run: nothing was written")
-                    return
-                if plan.is_noop:
-                    self._record(plan, "import", "no-change", started, staged)
-                    self.stdout.write("nothing changed: the database already holds this release")
-                    return
-                result = release_import(plan=plan, source=source, staged=staged, progress=progress)
+                    plan = build_plan(source, progress=progress)
+                    if plan.ok:
+                        self._report(plan)
+                        self._record(plan, action, "checked", started, staged)
+                        self.stdout.write("dry run: nothing was written")
+                        return
+                    raise ImportRefused(f"{len(plan.problems)} problem(s)", plan)
+                result = release_import(source=source, staged=staged, progress=progress)
         except ReleaseReadError as exc:
+            ImportRecord.objects.create(
+                action=action, outcome="refused", source_name=str(path), message=str(exc)
+            )
             raise CommandError(str(exc)) from None
         except ImportRefused as exc:
-            raise CommandError(str(exc)) from None
-        self._record(plan, "import", "applied", started, staged)
-        elapsed = time.monotonic() - started
+            if exc.plan is not None:
+                self._report(exc.plan)
+                for problem in exc.plan.problems:
+                    self.stderr.write(f"error: {problem}")
+                self._record(exc.plan, action, "refused", started, staged)
+            raise CommandError(f"{exc}; nothing was written") from None
+        plan = result.plan
+        self._report(plan)
+        outcome = "no-change" if plan.is_noop else "applied"
+        self._record(plan, action, outcome, started, staged)
+        if plan.is_noop:
+            self.stdout.write("nothing changed: the database already holds this release")
+            return
         self.stdout.write(
             self.style.SUCCESS(
                 f"imported {result.bench.slug} revision {result.bench.revision}: "
-                f"{result.written_attempts} attempt(s) written in {elapsed:.1f}s"
+                f"{result.written_attempts} attempt(s) written in {time.monotonic() - started:.1f}s"
             )
         )
+
+    def _report(self, plan: ImportPlan) -> None:
+        if plan.manifest is not None:
+            for line in plan_lines(plan):
+                self.stdout.write(line)
 
     def _record(self, plan, action, outcome, started, staged):
         ImportRecord.objects.create(
