@@ -14,5 +14,6 @@ urlpatterns = [
     path("api/", include("trajectories.api.urls")),
     path("data/v1/", include("trajectories.mirror.urls")),
     path("", include("trajectories.urls")),
+    path("", include("trajectories.analysis_urls")),
     path("", include("leaderboard.urls")),
 ]
