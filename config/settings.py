@@ -170,10 +170,25 @@ BENCHVIEW_LIMITS = {
     "matrix_tasks_per_page": envint("BENCHVIEW_MATRIX_TASKS_PER_PAGE", 200),
     "api_page_size": envint("BENCHVIEW_API_PAGE_SIZE", 100),
     "api_max_page_size": envint("BENCHVIEW_API_MAX_PAGE_SIZE", 1000),
+    # Admin import: staged uploads older than this are swept; an import lock
+    # older than this is taken to be left over from a crashed import.
+    "upload_stale_s": envint("BENCHVIEW_UPLOAD_STALE_S", 24 * 3600),
+    "import_lock_stale_s": envint("BENCHVIEW_IMPORT_LOCK_STALE_S", 6 * 3600),
+    # Admin import preview: names listed per group before "and N more".
+    "preview_list_max": envint("BENCHVIEW_PREVIEW_LIST_MAX", 200),
 }
 
 # Where the admin may pick a release on the server; nothing outside it.
 BENCHVIEW_IMPORT_DIR = Path(os.environ.get("BENCHVIEW_IMPORT_DIR") or BASE_DIR / "imports")
+# Admin uploads stream here (private, never served) between preview and apply.
+BENCHVIEW_UPLOAD_DIR = Path(os.environ.get("BENCHVIEW_UPLOAD_DIR") or BASE_DIR / "var" / "uploads")
+# Release archives bypass these (ingest.admin.uploads streams them to disk under
+# upload_max_bytes); every other request body stays small and carries no file.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+DATA_UPLOAD_MAX_NUMBER_FILES = 1
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+FILE_UPLOAD_PERMISSIONS = 0o600
+FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o700
 
 # Scrubbing patterns the importer checks again (release-format-v1, Scrubbing).
 BENCHVIEW_SCRUB = {
