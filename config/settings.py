@@ -167,6 +167,13 @@ BENCHVIEW_LIMITS = {
     "event_preview_chars": envint("BENCHVIEW_EVENT_PREVIEW_CHARS", 600),
     "event_input_preview_chars": envint("BENCHVIEW_EVENT_INPUT_PREVIEW_CHARS", 1200),
     "search_max_results": envint("BENCHVIEW_SEARCH_MAX_RESULTS", 200),
+    # Attempt and compare pages: vendor bodies shown before "see the log file";
+    # patches highlighted up to this size (larger ones are linked raw); the
+    # exact (dynamic programming) alignment of two trajectories up to this many
+    # cells (tool calls of one times the other), beyond it an approximate one.
+    "vendor_body_preview_chars": envint("BENCHVIEW_VENDOR_BODY_PREVIEW_CHARS", 20_000),
+    "patch_render_max_chars": envint("BENCHVIEW_PATCH_RENDER_MAX_CHARS", 1_000_000),
+    "compare_align_max_cells": envint("BENCHVIEW_COMPARE_ALIGN_MAX_CELLS", 1_000_000),
     "matrix_tasks_per_page": envint("BENCHVIEW_MATRIX_TASKS_PER_PAGE", 200),
     "api_page_size": envint("BENCHVIEW_API_PAGE_SIZE", 100),
     "api_max_page_size": envint("BENCHVIEW_API_MAX_PAGE_SIZE", 1000),
