@@ -177,6 +177,17 @@ BENCHVIEW_LIMITS = {
     "matrix_tasks_per_page": envint("BENCHVIEW_MATRIX_TASKS_PER_PAGE", 200),
     "api_page_size": envint("BENCHVIEW_API_PAGE_SIZE", 100),
     "api_max_page_size": envint("BENCHVIEW_API_MAX_PAGE_SIZE", 1000),
+    # The /data/v1 mirror: browser/CDN cache lifetime of public files; how long a
+    # worker trusts its fingerprint of a bench before checking the database again
+    # (a re-import shows within this many seconds; 0 checks on every request);
+    # how long built documents stay in Django's cache; streaming piece sizes.
+    "mirror_max_age_s": envint("BENCHVIEW_MIRROR_MAX_AGE_S", 300),
+    "mirror_state_ttl_s": envint("BENCHVIEW_MIRROR_STATE_TTL_S", 2),
+    "mirror_doc_cache_s": envint("BENCHVIEW_MIRROR_DOC_CACHE_S", 3600),
+    "mirror_stream_chunk_events": envint("BENCHVIEW_MIRROR_STREAM_CHUNK_EVENTS", 500),
+    "mirror_stream_chunk_bytes": envint("BENCHVIEW_MIRROR_STREAM_CHUNK_BYTES", 256 * 1024),
+    # Analysis pages: rows per table.
+    "analysis_max_rows": envint("BENCHVIEW_ANALYSIS_MAX_ROWS", 500),
     # Admin import: staged uploads older than this are swept; an import lock
     # older than this is taken to be left over from a crashed import.
     "upload_stale_s": envint("BENCHVIEW_UPLOAD_STALE_S", 24 * 3600),

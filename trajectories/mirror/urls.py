@@ -2,17 +2,17 @@
 
 from django.urls import path
 
-from config.stub import not_built_yet
+from trajectories.mirror import views
 
 urlpatterns = [
-    path("<rslug:bench>/manifest.json", not_built_yet, name="mirror-manifest"),
-    path("<rslug:bench>/leaderboard.json", not_built_yet, name="mirror-leaderboard"),
-    path("<rslug:bench>/matrix.json", not_built_yet, name="mirror-matrix"),
-    path("<rslug:bench>/models/<rslug:model>.json", not_built_yet, name="mirror-model"),
-    path("<rslug:bench>/tasks/<rslug:task>.json", not_built_yet, name="mirror-task"),
+    path("<rslug:bench>/manifest.json", views.manifest, name="mirror-manifest"),
+    path("<rslug:bench>/leaderboard.json", views.leaderboard, name="mirror-leaderboard"),
+    path("<rslug:bench>/matrix.json", views.matrix, name="mirror-matrix"),
+    path("<rslug:bench>/models/<rslug:model>.json", views.model, name="mirror-model"),
+    path("<rslug:bench>/tasks/<rslug:task>.json", views.task, name="mirror-task"),
     path(
         "<rslug:bench>/attempts/<rslug:model>/<rslug:task>/<str:filename>",
-        not_built_yet,
+        views.attempt_file,
         name="mirror-attempt-file",
     ),
 ]

@@ -1,0 +1,270 @@
+"""The derived documents of a release, rebuilt from the database.
+
+``manifest.json``, ``leaderboard.json``, ``matrix.json``, ``models/<model>.json``
+and ``tasks/<task>.json`` (release-format-v1.md), built from the recomputed
+figures stored at import, with the unknown fields the release carried merged
+back (``leaderboard.extras``). The mirror at /data/v1 and ``export_release``
+both use these builders, so what a client fetches and what a static host
+serves cannot drift apart.
+
+Staged batches count like live ones here (the format's "released" means "in a
+batch"), so the documents are the same for everyone and can be cached
+publicly. ``live_only=True`` is the export's view: staged batches are dropped
+as if they had never been released (no batch entry, ``released: false``, no
+attempt rows, no cost or time from their attempts).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from leaderboard.extras import merge_extras
+from leaderboard.models import Attempt, Batch, Bench, Check, CheckResult, Model, Task
+
+SCHEMA = "v1"
+
+
+def _batches(bench: Bench, *, live_only: bool) -> list[Batch]:
+    batches = bench.batches.order_by("number")
+    return list(batches.live() if live_only else batches)
+
+
+def _has_staged(bench: Bench) -> bool:
+    return bench.batches.filter(live=False).exists()
+
+
+def manifest_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any]:
+    batches = _batches(bench, live_only=live_only)
+    tasks = list(bench.tasks.order_by("position").values_list("slug", "batch_id", "batch_position"))
+    in_batch: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for slug, batch_id, position in tasks:
+        if batch_id is not None:
+            in_batch[batch_id].append((position if position is not None else 0, slug))
+    models = list(bench.models.order_by("position", "slug").values_list("slug", flat=True))
+    released = [b.pk for b in batches]
+    attempts = Attempt.objects.filter(
+        bench=bench, has_detail=True, task__batch__in=released
+    ).count()
+    doc = {
+        "schema": SCHEMA,
+        "bench": bench.slug,
+        "title": bench.title,
+        "revision": bench.revision,
+        "generated_at": bench.generated_at,
+        "scoring_rule": bench.scoring_rule,
+        "models": models,
+        "tasks": [slug for slug, _, _ in tasks],
+        "batches": [
+            {
+                "id": b.number,
+                "released_at": b.released_at,
+                "tasks": [slug for _, slug in sorted(in_batch[b.pk])],
+            }
+            for b in batches
+        ],
+        "counts": {
+            "models": len(models),
+            "tasks": len(tasks),
+            "released_tasks": sum(len(in_batch[b.pk]) for b in batches),
+            "attempts": attempts,
+        },
+    }
+    return merge_extras(doc, bench.extras.get("manifest.json"))
+
+
+def _live_sums(bench: Bench) -> dict[int, tuple[float, float]]:
+    """Cost and duration per model over attempts of live tasks only.
+
+    Summed in the order ``bench_recompute`` uses (by task pk) so a fully live
+    bench gives the stored figures bit for bit.
+    """
+    sums: dict[int, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    rows = (
+        Attempt.objects.filter(bench=bench, has_detail=True, task__batch__live=True)
+        .order_by("model_id", "task_id")
+        .values_list("model_id", "cost_usd", "duration_s")
+    )
+    for model_id, cost, duration in rows:
+        sums[model_id][0] += cost or 0.0
+        sums[model_id][1] += duration or 0.0
+    return {k: (v[0], v[1]) for k, v in sums.items()}
+
+
+def _aggregate(model: Model, sums: dict[int, tuple[float, float]] | None) -> dict[str, Any]:
+    cost, duration = (
+        (model.cost_usd, model.duration_s) if sums is None else sums.get(model.pk, (0.0, 0.0))
+    )
+    return {
+        "score": model.score,
+        "tasks": model.tasks,
+        "flagged": model.flagged,
+        "cost_usd": cost,
+        "duration_s": duration,
+        "by_surface": model.by_surface,
+    }
+
+
+def leaderboard_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any]:
+    sums = _live_sums(bench) if live_only and _has_staged(bench) else None
+    rows = [
+        {
+            "rank": m.rank,
+            "model": m.slug,
+            "display_name": m.display_name,
+            "harness": m.harness,
+            "provider": m.provider,
+            **_aggregate(m, sums),
+        }
+        for m in bench.models.ranked()
+    ]
+    doc = {
+        "schema": SCHEMA,
+        "bench": bench.slug,
+        "revision": bench.revision,
+        "scoring_rule": bench.scoring_rule,
+        "rows": rows,
+    }
+    return merge_extras(doc, bench.extras.get("leaderboard.json"))
+
+
+def matrix_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any]:
+    tasks = list(bench.tasks.order_by("position").select_related("batch"))
+    models = list(bench.models.ranked().values_list("pk", "slug"))
+    cells: dict[int, dict[str, Any]] = {pk: {} for pk, _ in models}
+    slugs = {t.pk: t.slug for t in tasks}
+    rows = (
+        Attempt.objects.filter(bench=bench)
+        .order_by("model_id", "task__position")
+        .values_list("model_id", "task_id", "score", "flags")
+    )
+    for model_id, task_id, score, flags in rows:
+        cells[model_id][slugs[task_id]] = {"score": score, "flags": list(flags)}
+    entries = []
+    for task in tasks:
+        released = task.batch is not None and (task.batch.live or not live_only)
+        entry = {"id": task.slug, "title": task.title, "surface": task.surface}
+        entry["released"] = released
+        entries.append(merge_extras(entry, task.extras.get("matrix.json")))
+    doc = {
+        "schema": SCHEMA,
+        "bench": bench.slug,
+        "revision": bench.revision,
+        "tasks": entries,
+        "models": [slug for _, slug in models],
+        "cells": {slug: cells[pk] for pk, slug in models},
+    }
+    return merge_extras(doc, bench.extras.get("matrix.json"))
+
+
+def _model_attempt_row(a: Attempt) -> dict[str, Any]:
+    return {
+        "task": a.task.slug,
+        "score": a.score,
+        "checks_passed": a.checks_passed or 0,
+        "checks_total": a.checks_total or 0,
+        "mandatory_failed": a.mandatory_failed or 0,
+        "cost_usd": a.cost_usd if a.cost_usd is not None else 0.0,
+        "duration_s": a.duration_s if a.duration_s is not None else 0.0,
+        "flags": list(a.flags),
+    }
+
+
+def model_documents(
+    bench: Bench, *, live_only: bool = False, models: list[Model] | None = None
+) -> dict[str, dict[str, Any]]:
+    """``models/<model>.json`` of ``models`` (default: all), by model id; three queries."""
+    if models is None:
+        models = list(bench.models.order_by("slug"))
+    attempts = (
+        Attempt.objects.filter(bench=bench, has_detail=True, model__in=[m.pk for m in models])
+        .select_related("task")
+        .order_by("model_id", "task__slug")
+    )
+    if live_only:
+        attempts = attempts.filter(task__batch__live=True)
+    rows: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for a in attempts:
+        rows[a.model_id].append(_model_attempt_row(a))
+    sums = _live_sums(bench) if live_only and _has_staged(bench) else None
+    documents = {}
+    for m in models:
+        doc = {
+            "schema": SCHEMA,
+            "bench": bench.slug,
+            "model": {
+                "id": m.slug,
+                "display_name": m.display_name,
+                "harness": m.harness,
+                "provider": m.provider,
+            },
+            "aggregate": _aggregate(m, sums),
+            "attempts": rows[m.pk],
+        }
+        documents[m.slug] = merge_extras(doc, m.extras)
+    return documents
+
+
+def model_document(model: Model, *, live_only: bool = False) -> dict[str, Any]:
+    return model_documents(model.bench, live_only=live_only, models=[model])[model.slug]
+
+
+def task_documents(bench: Bench, tasks: list[Task]) -> dict[str, dict[str, Any]]:
+    """``tasks/<task>.json`` of released ``tasks`` (their batch loaded), by task id.
+
+    Four queries however many tasks and attempts: checks, attempts, their
+    check results.
+    """
+    task_pks = [t.pk for t in tasks]
+    checks: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for task_id, name, level, mandatory in (
+        Check.objects.filter(task__in=task_pks)
+        .order_by("task_id", "position")
+        .values_list("task_id", "name", "level", "mandatory")
+    ):
+        checks[task_id].append({"name": name, "level": level, "mandatory": mandatory})
+    attempts = list(
+        Attempt.objects.filter(task__in=task_pks, has_detail=True)
+        .select_related("model")
+        .only("pk", "task_id", "score", "flags", "model__slug")
+        .order_by("task_id", "model__slug")
+    )
+    outcomes: dict[int, dict[str, bool]] = defaultdict(dict)
+    for attempt_id, name, passed in (
+        CheckResult.objects.filter(attempt__in=[a.pk for a in attempts])
+        .order_by("attempt_id", "position")
+        .values_list("attempt_id", "name", "passed")
+    ):
+        outcomes[attempt_id][name] = passed
+    results: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for a in attempts:
+        results[a.task_id].append(
+            {
+                "model": a.model.slug,
+                "score": a.score,
+                "checks": outcomes[a.pk],
+                "flags": list(a.flags),
+            }
+        )
+    documents = {}
+    for task in tasks:
+        doc = {
+            "schema": SCHEMA,
+            "bench": bench.slug,
+            "task": {
+                "id": task.slug,
+                "title": task.title,
+                "surface": task.surface,
+                "vendors": list(task.vendors),
+                "batch": task.batch.number,
+            },
+            "ticket": task.ticket,
+            "checks": checks[task.pk],
+            "results": results[task.pk],
+        }
+        documents[task.slug] = merge_extras(doc, task.extras.get("tasks/"))
+    return documents
+
+
+def task_document(task: Task) -> dict[str, Any]:
+    return task_documents(task.bench, [task])[task.slug]

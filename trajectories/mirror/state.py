@@ -1,0 +1,116 @@
+"""What a bench's derived documents are built from, fingerprinted, and the cache
+of built documents keyed by that fingerprint.
+
+The fingerprint hashes every column the derived documents read (bench, batches,
+models, tasks, attempts' scores and flags, attempt identities), so any
+re-import that changes a served byte changes the key. Each worker trusts a
+fingerprint for ``mirror_state_ttl_s`` seconds before asking the database
+again: that keeps the hot path (leaderboard.json, matrix.json, 304s) free of
+queries, and bounds how long a re-import takes to show.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+
+from leaderboard.models import Attempt, Bench
+from trajectories.documents import FORMAT_VERSION, dumps
+
+_ABSENT = "absent"
+
+
+@dataclass(frozen=True)
+class BenchState:
+    pk: int
+    slug: str
+    revision: str
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class Built:
+    body: bytes
+    etag: str
+
+
+def fingerprint(bench: Bench) -> str:
+    """A hash of everything the derived documents of ``bench`` are built from."""
+    digest = hashlib.sha256(FORMAT_VERSION.encode())
+
+    def feed(rows) -> None:
+        for row in rows:
+            digest.update(json.dumps(row, sort_keys=True, default=str).encode())
+            digest.update(b"\n")
+
+    feed([[bench.slug, bench.title, bench.revision, bench.generated_at, bench.scoring_rule]])
+    feed([bench.extras])
+    feed(bench.batches.order_by("pk").values_list("pk", "number", "released_at"))
+    feed(
+        bench.models.order_by("pk").values_list(
+            "pk", "slug", "position", "content_hash", "display_name", "harness", "provider",
+            "rank", "score", "tasks", "flagged", "cost_usd", "duration_s", "by_surface", "extras",
+        )
+    )  # fmt: skip
+    feed(
+        bench.tasks.order_by("pk").values_list(
+            "pk", "slug", "position", "content_hash", "title", "surface", "vendors", "batch_id",
+            "batch_position", "extras",
+        )
+    )  # fmt: skip
+    # Released attempts are rewritten (new pk) when any of their files change;
+    # unreleased cells are updated in place, so their score and flags count too.
+    feed(
+        Attempt.objects.filter(bench=bench)
+        .order_by("pk")
+        .values_list("pk", "has_detail", "content_hash", "score", "flags")
+    )
+    return digest.hexdigest()
+
+
+def bench_state(slug: str) -> BenchState | None:
+    """The bench's current state, or None when there is no such bench."""
+    ttl = settings.BENCHVIEW_LIMITS["mirror_state_ttl_s"]
+    key = f"mirror:state:{slug}"
+    if ttl > 0:
+        cached = cache.get(key)
+        if cached is not None:
+            return None if cached == _ABSENT else cached
+    bench = Bench.objects.filter(slug=slug).first()
+    state = (
+        BenchState(bench.pk, bench.slug, bench.revision, fingerprint(bench))
+        if bench is not None
+        else None
+    )
+    if ttl > 0:
+        cache.set(key, state if state is not None else _ABSENT, ttl)
+    return state
+
+
+def etag_of(body: bytes) -> str:
+    return '"' + hashlib.sha256(body).hexdigest()[:40] + '"'
+
+
+def built_document(state: BenchState, name: str, build: Callable[[Bench], object]) -> Built | None:
+    """The document ``name`` of the bench in ``state``, from cache or built once.
+
+    ``build`` gets the Bench and returns the JSON value, or None for "no such
+    document" (not cached, so a later import can add it).
+    """
+    # The fingerprint covers the revision and every other input.
+    key = f"mirror:doc:{state.pk}:{state.fingerprint}:{name}"
+    found = cache.get(key)
+    if found is not None:
+        return found
+    value = build(Bench.objects.get(pk=state.pk))
+    if value is None:
+        return None
+    body = dumps(value)
+    found = Built(body=body, etag=etag_of(body))
+    cache.set(key, found, settings.BENCHVIEW_LIMITS["mirror_doc_cache_s"])
+    return found
