@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal, Union
 
+import orjson
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -429,14 +430,27 @@ def errors_of(exc: ValidationError, prefix: tuple[Any, ...] = ()) -> list[tuple[
     return [(json_path(prefix + tuple(e["loc"])), describe(e)) for e in exc.errors()]
 
 
+def _not_json(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def parse_json(data: bytes) -> Any:
-    """Decode a JSON document; raises ValueError with the position on failure."""
+    """Decode a JSON document; raises ValueError with the position on failure.
+
+    orjson does the work (it is twice as fast as the standard library on large
+    trajectories); the standard library only explains a failure, or takes the
+    rare document orjson refuses (integers beyond 64 bits).
+    """
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        pass
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError(f"not UTF-8 (byte {exc.start})") from None
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_not_json)
     except json.JSONDecodeError as exc:
         raise ValueError(
             f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import reset_queries, transaction
 
 from ingest.attempt_rows import attempt_write
 from ingest.extras import collect_extras
@@ -133,6 +133,9 @@ class _Writer:
             return
         if attempt is not None:
             attempt.delete()
+        # With DEBUG on, Django keeps every query (with its parameters: whole
+        # trajectories) in memory; an import must not grow with the release.
+        reset_queries()
         attempt_write(
             bench=self.bench,
             model=self.models[planned.model],
