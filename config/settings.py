@@ -224,6 +224,8 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": BENCHVIEW_LIMITS["api_page_size"],
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"anon": os.environ.get("BENCHVIEW_API_ANON_RATE") or "600/minute"},
+    # One error shape for every API error (trajectories/api/errors.py).
+    "EXCEPTION_HANDLER": "trajectories.api.errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Benchview API",

@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.urls import include, path, register_converter
 
 from leaderboard.slugs import SlugConverter
+from trajectories.mirror.health import healthz
 
 register_converter(SlugConverter, "rslug")
 
@@ -13,6 +14,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("trajectories.api.urls")),
     path("data/v1/", include("trajectories.mirror.urls")),
+    path("healthz", healthz, name="healthz"),
     path("", include("trajectories.urls")),
     path("", include("trajectories.analysis_urls")),
     path("", include("leaderboard.urls")),

@@ -1,0 +1,233 @@
+"""Read-only representations of the /api/ resources. Keys are only ever added."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
+from trajectories.models import Event, VendorRequest
+
+
+def _absolute(request, url: str) -> str:
+    return request.build_absolute_uri(url) if request is not None else url
+
+
+class BenchSerializer(serializers.ModelSerializer):
+    id = serializers.CharField(source="slug")
+    links = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Bench
+        fields = ["id", "title", "revision", "generated_at", "scoring_rule", "links"]
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_links(self, bench) -> dict:
+        request = self.context.get("request")
+        return {
+            "manifest": _absolute(request, reverse("mirror-manifest", args=[bench.slug])),
+            "leaderboard": _absolute(request, reverse("mirror-leaderboard", args=[bench.slug])),
+            "matrix": _absolute(request, reverse("mirror-matrix", args=[bench.slug])),
+        }
+
+
+class ModelSerializer(serializers.ModelSerializer):
+    id = serializers.CharField(source="slug")
+    bench = serializers.CharField(source="bench.slug")
+    by_surface = serializers.JSONField()
+
+    class Meta:
+        model = Model
+        fields = [
+            "id",
+            "bench",
+            "display_name",
+            "harness",
+            "provider",
+            "rank",
+            "score",
+            "tasks",
+            "flagged",
+            "passed",
+            "cost_usd",
+            "duration_s",
+            "by_surface",
+            "ci_low",
+            "ci_high",
+            "published_score",
+        ]
+
+
+class TaskSerializer(serializers.ModelSerializer):
+    id = serializers.CharField(source="slug")
+    bench = serializers.CharField(source="bench.slug")
+    vendors = serializers.JSONField()
+    released = serializers.BooleanField(source="is_released")
+    batch = serializers.IntegerField(source="batch.number", allow_null=True, default=None)
+
+    class Meta:
+        model = Task
+        fields = ["id", "bench", "title", "surface", "vendors", "released", "batch", "mean_score"]
+
+
+# Attempt fields that come from the attempt's released evidence: null unless
+# the requesting user may see that evidence.
+DETAIL_FIELDS = (
+    "published_score",
+    "harness",
+    "checks_total",
+    "checks_passed",
+    "checks_failed",
+    "mandatory_failed",
+    "cost_usd",
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "started_at",
+    "finished_at",
+    "duration_s",
+)
+
+
+class AttemptSerializer(serializers.ModelSerializer):
+    bench = serializers.CharField(source="bench.slug")
+    model = serializers.CharField(source="model.slug")
+    task = serializers.CharField(source="task.slug")
+    surface = serializers.CharField(source="task.surface")
+    flags = serializers.JSONField()
+    released = serializers.BooleanField(source="task.is_released")
+    detail = serializers.BooleanField(
+        source="detail_visible", help_text="the attempt's files and page are available to you"
+    )
+    links = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Attempt
+        fields = ["id", "bench", "model", "task", "surface", "score", "flags", "released", "detail"]
+        fields += [*DETAIL_FIELDS, "links"]
+
+    def to_representation(self, attempt):
+        data = super().to_representation(attempt)
+        if not attempt.detail_visible:
+            for name in DETAIL_FIELDS:
+                data[name] = None
+        return data
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_links(self, attempt) -> dict | None:
+        if not attempt.detail_visible:
+            return None
+        request = self.context.get("request")
+        args = [attempt.bench.slug, attempt.model.slug, attempt.task.slug]
+        return {
+            "page": _absolute(request, reverse("attempt", args=args)),
+            "summary": _absolute(
+                request, reverse("mirror-attempt-file", args=[*args, "summary.json"])
+            ),
+            "trajectory": _absolute(
+                request, reverse("mirror-attempt-file", args=[*args, "trajectory.json"])
+            ),
+        }
+
+
+class _AttemptChildSerializer(serializers.ModelSerializer):
+    bench = serializers.CharField(source="attempt.bench.slug")
+    model = serializers.CharField(source="attempt.model.slug")
+    task = serializers.CharField(source="attempt.task.slug")
+
+
+class CheckResultSerializer(_AttemptChildSerializer):
+    requests = serializers.JSONField()
+
+    class Meta:
+        model = CheckResult
+        fields = [
+            "id",
+            "bench",
+            "model",
+            "task",
+            "position",
+            "name",
+            "level",
+            "mandatory",
+            "passed",
+            "detail",
+            "requests",
+        ]
+
+
+def _preview(value: str | None) -> str | None:
+    limit = settings.BENCHVIEW_LIMITS["event_preview_chars"]
+    return value if value is None or len(value) <= limit else value[:limit]
+
+
+class EventSerializer(_AttemptChildSerializer):
+    text = serializers.SerializerMethodField()
+    output = serializers.SerializerMethodField()
+    truncated = serializers.SerializerMethodField()
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Event
+        fields = [
+            "id",
+            "bench",
+            "model",
+            "task",
+            "index",
+            "type",
+            "ts",
+            "tool",
+            "ok",
+            "exit_code",
+            "text",
+            "output",
+            "truncated",
+            "url",
+        ]
+
+    def get_text(self, event) -> str | None:
+        return _preview(event.text)
+
+    def get_output(self, event) -> str | None:
+        return _preview(event.output)
+
+    def get_truncated(self, event) -> bool:
+        limit = settings.BENCHVIEW_LIMITS["event_preview_chars"]
+        return any(v is not None and len(v) > limit for v in (event.text, event.output))
+
+    def get_url(self, event) -> str:
+        """The event on its attempt page (full text there and in trajectory.json)."""
+        a = event.attempt
+        page = reverse("attempt", args=[a.bench.slug, a.model.slug, a.task.slug])
+        return _absolute(self.context.get("request"), f"{page}#e{event.index}")
+
+
+class VendorRequestSerializer(_AttemptChildSerializer):
+    checks = serializers.SerializerMethodField()
+
+    class Meta:
+        model = VendorRequest
+        fields = [
+            "id",
+            "bench",
+            "model",
+            "task",
+            "vendor",
+            "request_id",
+            "direction",
+            "ts",
+            "method",
+            "path",
+            "status",
+            "duration_ms",
+            "checks",
+        ]
+
+    def get_checks(self, request_row) -> list[str]:
+        """Names of the verdict checks that name this request."""
+        return [c.name for c in request_row.checks.all()]
