@@ -1,12 +1,13 @@
 from django.urls import path
 
-from config.stub import not_built_yet
-from leaderboard.views import home
+from leaderboard.views import board, home, matrix, model, task
 
 urlpatterns = [
     path("", home.home, name="home"),
-    path("<rslug:bench>/", not_built_yet, name="bench"),
-    path("<rslug:bench>/matrix/", not_built_yet, name="matrix"),
-    path("<rslug:bench>/models/<rslug:model>/", not_built_yet, name="model"),
-    path("<rslug:bench>/tasks/<rslug:task>/", not_built_yet, name="task"),
+    path("<rslug:bench>/", board.board, name="bench"),
+    path("<rslug:bench>/matrix/", matrix.matrix, name="matrix"),
+    path("<rslug:bench>/models/<rslug:model>/", model.model, name="model"),
+    path("<rslug:bench>/tasks/<rslug:task>/", task.task, name="task"),
+    # The task page's GET form lands here and is sent on to the compare address.
+    path("<rslug:bench>/tasks/<rslug:task>/compare/", task.compare_pick, name="task-compare-pick"),
 ]

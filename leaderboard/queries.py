@@ -1,0 +1,274 @@
+"""Reads behind the leaderboard, matrix, model and task pages.
+
+Each function answers in a fixed number of queries, whatever the number of
+models or tasks (the page tests count them). Rows come back as plain values
+where a page shows thousands of them: building model instances for every
+matrix cell would cost more than the query itself.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Count, OuterRef, Prefetch, Q, Subquery
+from django.db.models.functions import Coalesce
+from django.http import Http404
+
+from leaderboard.models import (
+    Attempt,
+    Batch,
+    Bench,
+    Check,
+    CheckResult,
+    Disagreement,
+    Model,
+    Task,
+)
+from leaderboard.scoring import MISSING_ATTEMPT, MISSING_VERDICT
+
+HOME_TOP_MODELS = 5
+
+
+def bench_or_404(slug: str) -> Bench:
+    try:
+        return Bench.objects.get(slug=slug)
+    except Bench.DoesNotExist:
+        raise Http404(f"No bench {slug!r}.") from None
+
+
+def _count_of(queryset, column: str = "bench"):
+    """A correlated ``COUNT(*)`` subquery per bench (no join fan-out)."""
+    return Coalesce(
+        Subquery(
+            queryset.filter(**{column: OuterRef("pk")})
+            .order_by()
+            .values(column)
+            .annotate(n=Count("pk"))
+            .values("n")
+        ),
+        0,
+    )
+
+
+def benches_for_home():
+    """Benches with their top models, latest live batch and counts: three queries."""
+    return Bench.objects.annotate(
+        model_count=_count_of(Model.objects.all()),
+        task_count=_count_of(Task.objects.all()),
+        released_count=_count_of(Task.objects.released()),
+    ).prefetch_related(
+        # Sliced prefetches become one windowed query for every bench.
+        Prefetch(
+            "models",
+            queryset=Model.objects.ranked()[:HOME_TOP_MODELS],
+            to_attr="top_models",
+        ),
+        Prefetch(
+            "batches",
+            queryset=Batch.objects.live().order_by("-number")[:1],
+            to_attr="latest_batches",
+        ),
+    )
+
+
+# --------------------------------------------------------------------------- leaderboard
+
+
+@dataclass
+class FlagReasons:
+    missing_verdict: int = 0
+    missing_attempt: int = 0
+
+
+def flag_reasons(bench: Bench, models: list[Model]) -> dict[int, FlagReasons]:
+    """Why each model's flagged tasks were flagged: one grouped query.
+
+    A model with no attempt on a task is flagged for a missing attempt, so the
+    missing attempts are the public tasks minus the attempts present (plus any
+    attempt that carries the flag itself).
+    """
+    rows = (
+        Attempt.objects.filter(bench=bench)
+        .order_by()
+        .values("model_id")
+        .annotate(
+            present=Count("pk"),
+            # JSON text match: the flags are a short list of known strings.
+            verdict=Count("pk", filter=Q(flags__icontains=f'"{MISSING_VERDICT}"')),
+            attempt=Count("pk", filter=Q(flags__icontains=f'"{MISSING_ATTEMPT}"')),
+        )
+    )
+    counts = {row["model_id"]: row for row in rows}
+    reasons = {}
+    for model in models:
+        row = counts.get(model.pk, {"present": 0, "verdict": 0, "attempt": 0})
+        reasons[model.pk] = FlagReasons(
+            missing_verdict=row["verdict"],
+            missing_attempt=max(model.tasks - row["present"], 0) + row["attempt"],
+        )
+    return reasons
+
+
+@dataclass
+class ModelDisagreements:
+    """Published figures that differ from the recomputed ones, for one model."""
+
+    figures: list[Disagreement] = field(default_factory=list)  # leaderboard.json rows
+    attempts: int = 0  # attempts whose summary.json or matrix.json score differs
+
+
+def disagreements_by_model(bench: Bench) -> dict[int, ModelDisagreements]:
+    """Two queries: the model-level figures, and a count of attempt-level ones."""
+    found: dict[int, ModelDisagreements] = defaultdict(ModelDisagreements)
+    for row in Disagreement.objects.filter(bench=bench, task__isnull=True).order_by(
+        "model_id", "field", "pk"
+    ):
+        found[row.model_id].figures.append(row)
+    per_attempt = (
+        Disagreement.objects.filter(bench=bench, task__isnull=False)
+        .order_by()
+        .values("model_id")
+        .annotate(n=Count("task_id", distinct=True))
+    )
+    for row in per_attempt:
+        found[row["model_id"]].attempts = row["n"]
+    return dict(found)
+
+
+def board_facets(bench: Bench) -> tuple[list[str], list[str]]:
+    """Every harness and provider of the bench, for the filter controls: one query."""
+    pairs = list(
+        Model.objects.filter(bench=bench).order_by().values_list("harness", "provider").distinct()
+    )
+    return sorted({h for h, _ in pairs}), sorted({p for _, p in pairs})
+
+
+def board_models(bench: Bench, *, harness: str = "", provider: str = "") -> list[Model]:
+    models = Model.objects.filter(bench=bench).ranked()
+    if harness:
+        models = models.filter(harness=harness)
+    if provider:
+        models = models.filter(provider=provider)
+    return list(models)
+
+
+# --------------------------------------------------------------------------- matrix
+
+
+@dataclass(frozen=True)
+class MatrixTask:
+    pk: int
+    slug: str
+    title: str
+    surface: str
+    mean_score: float
+    released: bool
+    visible: bool  # the visitor may open its task and attempt pages
+
+
+def matrix_tasks(bench: Bench, user) -> list[MatrixTask]:
+    """Every task of the bench, in no particular order: one query."""
+    staff = bool(user is not None and user.is_active and user.is_staff)
+    rows = Task.objects.filter(bench=bench).values_list(
+        "pk", "slug", "title", "surface", "mean_score", "batch_id", "batch__live"
+    )
+    return [
+        MatrixTask(
+            pk=pk,
+            slug=slug,
+            title=title,
+            surface=surface,
+            mean_score=mean,
+            released=batch is not None,
+            visible=batch is not None and (bool(live) or staff),
+        )
+        for pk, slug, title, surface, mean, batch, live in rows
+    ]
+
+
+def matrix_cells(
+    bench: Bench, *, task_ids: list[int], model_ids: list[int] | None
+) -> dict[tuple[int, int], tuple[float, list[str], bool]]:
+    """(model pk, task pk) -> (score, flags, has_detail) for the shown tasks: one query."""
+    if not task_ids:
+        return {}
+    attempts = Attempt.objects.filter(bench=bench, task_id__in=task_ids)
+    if model_ids is not None:
+        attempts = attempts.filter(model_id__in=model_ids)
+    rows = attempts.order_by().values_list("model_id", "task_id", "score", "flags", "has_detail")
+    return {(m, t): (score, flags, detail) for m, t, score, flags, detail in rows}
+
+
+# --------------------------------------------------------------------------- model page
+
+
+def model_or_404(bench: Bench, slug: str) -> Model:
+    try:
+        return Model.objects.get(bench=bench, slug=slug)
+    except Model.DoesNotExist:
+        raise Http404(f"No model {slug!r} in {bench.slug}.") from None
+
+
+def model_attempts(model: Model, user) -> list[Attempt]:
+    """The model's released attempts the visitor may see, with their tasks: one query."""
+    return list(
+        Attempt.objects.visible_to(user)
+        .filter(model=model)
+        .select_related("task")
+        .defer("summary", "verdict", "task__ticket", "task__extras")
+        .order_by("task__slug", "pk")
+    )
+
+
+def model_disagreements(model: Model) -> list[Disagreement]:
+    return list(
+        Disagreement.objects.filter(model=model)
+        .select_related("task")
+        .order_by("task__slug", "source", "field", "pk")
+    )
+
+
+# --------------------------------------------------------------------------- task page
+
+
+def task_or_404(bench: Bench, slug: str, user) -> Task:
+    """A task the visitor may see: live, or staged for staff; otherwise 404."""
+    try:
+        return Task.objects.visible_to(user).select_related("batch").get(bench=bench, slug=slug)
+    except Task.DoesNotExist:
+        raise Http404(f"No task {slug!r} in {bench.slug}.") from None
+
+
+def task_checks(task: Task) -> list[Check]:
+    return list(task.checks.order_by("position", "pk"))
+
+
+def task_attempts(task: Task) -> list[Attempt]:
+    """Every attempt of the task, with its model, best model first: one query."""
+    return list(
+        Attempt.objects.filter(task=task)
+        .select_related("model")
+        .defer("summary", "model__extras", "model__by_surface")
+        .order_by("model__rank", "model__slug", "pk")
+    )
+
+
+def task_check_results(attempts: list[Attempt]) -> dict[int, dict[str, bool]]:
+    """attempt pk -> {check name: passed}: one query for all attempts."""
+    results: dict[int, dict[str, bool]] = defaultdict(dict)
+    rows = CheckResult.objects.filter(attempt__in=[a.pk for a in attempts]).values_list(
+        "attempt_id", "name", "passed"
+    )
+    for attempt_id, name, passed in rows:
+        results[attempt_id][name] = passed
+    return dict(results)
+
+
+def models_without_attempt(task: Task) -> list[Model]:
+    return list(
+        Model.objects.filter(bench_id=task.bench_id)
+        .exclude(attempts__task=task)
+        .ranked()
+        .only("slug", "display_name", "bench_id")
+    )

@@ -1,0 +1,189 @@
+"""Small charts drawn on the server as inline SVG: no script, no image files.
+
+Every label goes through ``format_html``/``escape``; colours come from CSS
+classes so light and dark themes restyle the charts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+from leaderboard.scoring import TOLERANCE
+
+
+@dataclass(frozen=True)
+class ChartPoint:
+    key: str
+    label: str
+    cost: float
+    score: float
+    href: str
+
+
+def pareto_frontier(points: Sequence[ChartPoint]) -> list[ChartPoint]:
+    """The points no other point beats on both axes (cheaper or equal cost and
+    higher score), cheapest first."""
+    ordered = sorted(points, key=lambda p: (p.cost, -p.score, p.key))
+    frontier: list[ChartPoint] = []
+    best = -math.inf
+    for point in ordered:
+        if point.score > best + TOLERANCE:
+            frontier.append(point)
+            best = point.score
+    return frontier
+
+
+def nice_ticks(high: float, count: int = 5) -> list[float]:
+    """Round tick values from 0 to at least ``high``."""
+    if high <= 0:
+        return [0.0, 1.0]
+    raw = high / count
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    ticks = [0.0]
+    while ticks[-1] < high - 1e-12:
+        ticks.append(round(ticks[-1] + step, 10))
+    return ticks
+
+
+def _money(value: float) -> str:
+    return f"${value:,.0f}" if value >= 100 else f"${value:,.2f}".rstrip("0").rstrip(".")
+
+
+# Plot geometry in SVG user units; the SVG scales to its container.
+_W, _H = 760, 380
+_LEFT, _RIGHT, _TOP, _BOTTOM = 56, 24, 16, 48
+
+
+def score_cost_chart(
+    points: Sequence[ChartPoint], *, score_label: str = "Score", percent: bool = False
+) -> SafeString:
+    """Score (y) against cost (x), every model a linked dot, the Pareto
+    frontier drawn as a stepped line through its models."""
+    if not points:
+        return mark_safe("")
+    x_ticks = nice_ticks(max(p.cost for p in points))
+    x_max = x_ticks[-1]
+    plot_w, plot_h = _W - _LEFT - _RIGHT, _H - _TOP - _BOTTOM
+
+    def x(cost: float) -> float:
+        return round(_LEFT + plot_w * (cost / x_max), 1)
+
+    def y(score: float) -> float:
+        return round(_TOP + plot_h * (1.0 - score), 1)
+
+    frontier = pareto_frontier(points)
+    on_frontier = {p.key for p in frontier}
+    parts: list[str] = []
+    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
+        label = f"{tick * 100:.0f}%" if percent else f"{tick:.2f}"
+        parts.append(
+            format_html(
+                '<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/>'
+                '<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>',
+                _LEFT, _W - _RIGHT, y(tick), y(tick), _LEFT - 6, y(tick) + 4, label,
+            )
+        )  # fmt: skip
+    for tick in x_ticks:
+        parts.append(
+            format_html(
+                '<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/>'
+                '<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>',
+                x(tick), x(tick), _TOP, _TOP + plot_h, x(tick), _TOP + plot_h + 18, _money(tick),
+            )
+        )  # fmt: skip
+    parts.append(
+        format_html(
+            '<text class="axis-label" x="{}" y="{}" text-anchor="middle">'
+            "Cost (US$, released attempts)</text>"
+            '<text class="axis-label" x="14" y="{}" text-anchor="middle"'
+            ' transform="rotate(-90 14 {})">{}</text>',
+            _LEFT + plot_w / 2, _H - 6, _TOP + plot_h / 2, _TOP + plot_h / 2, score_label,
+        )
+    )  # fmt: skip
+    # The frontier as a staircase: a cheaper model's score holds until the
+    # next frontier model raises it.
+    steps: list[str] = []
+    for i, point in enumerate(frontier):
+        if i:
+            steps.append(f"{x(point.cost)},{y(frontier[i - 1].score)}")
+        steps.append(f"{x(point.cost)},{y(point.score)}")
+    if len(steps) > 1:
+        parts.append(format_html('<polyline class="frontier" points="{}"/>', " ".join(steps)))
+    # Dominated models first so frontier dots are drawn on top.
+    for point in sorted(points, key=lambda p: (p.key in on_frontier, p.key)):
+        shown = f"{point.score * 100:.1f}%" if percent else f"{point.score:.3f}"
+        tip = f"{point.label}: {shown}, {_money(point.cost)}"
+        css = "dot on-frontier" if point.key in on_frontier else "dot"
+        label = ""
+        if point.key in on_frontier:
+            anchor = "end" if x(point.cost) > _W * 0.75 else "start"
+            dx = -8 if anchor == "end" else 8
+            label = format_html(
+                '<text class="dot-label" x="{}" y="{}" text-anchor="{}">{}</text>',
+                x(point.cost) + dx, y(point.score) + 4, anchor, point.label,
+            )  # fmt: skip
+        parts.append(
+            format_html(
+                '<a href="{}"><circle class="{}" cx="{}" cy="{}" r="5">'
+                "<title>{}</title></circle>{}</a>",
+                point.href, css, x(point.cost), y(point.score), tip, label,
+            )
+        )  # fmt: skip
+    return format_html(
+        '<svg class="chart score-cost" viewBox="0 0 {} {}" role="img"'
+        ' aria-labelledby="chart-title"><title id="chart-title">'
+        "{} against cost; the line marks the Pareto frontier</title>{}</svg>",
+        _W, _H, score_label, mark_safe("".join(parts)),
+    )  # fmt: skip
+
+
+def ci_whisker(score: float, low: float | None, high: float | None) -> SafeString:
+    """A score's 95% interval on a 0..1 scale, drawn in 80x12 units."""
+    width = 80
+
+    def at(value: float) -> float:
+        return round(2 + (width - 4) * min(max(value, 0.0), 1.0), 1)
+
+    whisker = ""
+    if low is not None and high is not None:
+        whisker = format_html(
+            '<line class="ci" x1="{}" x2="{}" y1="6" y2="6"/>'
+            '<line class="ci" x1="{}" x2="{}" y1="2" y2="10"/>'
+            '<line class="ci" x1="{}" x2="{}" y1="2" y2="10"/>',
+            at(low), at(high), at(low), at(low), at(high), at(high),
+        )  # fmt: skip
+    return format_html(
+        '<svg class="whisker" viewBox="0 0 {} 12" width="{}" height="12" aria-hidden="true">'
+        '<line class="track" x1="2" x2="{}" y1="6" y2="6"/>{}'
+        '<circle class="point" cx="{}" cy="6" r="3"/></svg>',
+        width, width, width - 2, whisker, at(score),
+    )  # fmt: skip
+
+
+def surface_bars(rows: Sequence[tuple[str, float, str]], *, percent: bool = False) -> SafeString:
+    """Horizontal bars, one per (label, score 0..1, detail) row, as HTML with
+    widths in inline styles (allowed by the CSP)."""
+    return format_html(
+        '<ul class="bars">{}</ul>',
+        format_html_join(
+            "",
+            '<li><span class="bar-label">{}</span><span class="bar-track">'
+            '<span class="bar" style="width:{}%"></span></span><span class="bar-value">{}</span>'
+            '<span class="bar-detail">{}</span></li>',
+            (
+                (
+                    label,
+                    f"{max(0.0, min(score, 1.0)) * 100:.1f}",
+                    f"{score * 100:.1f}%" if percent else f"{score:.3f}",
+                    detail,
+                )
+                for label, score, detail in rows
+            ),
+        ),
+    )

@@ -1,0 +1,109 @@
+"""Formatting filters and small widgets shared by the scoreboard pages.
+
+Load with ``{% load board %}``. Numbers are formatted in one place so the
+leaderboard, matrix, model and task pages agree on "0.573" versus "57.3%".
+"""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from leaderboard.render import svg
+
+register = template.Library()
+
+HEAT_STEPS = 10
+
+
+@register.filter
+def score(value: float | None, percent: bool = False) -> str:
+    """0.5731 -> "0.573", or "57.3%" for pass-fail benches."""
+    if value is None:
+        return "–"
+    return f"{value * 100:.1f}%" if percent else f"{value:.3f}"
+
+
+@register.filter
+def pass_rate(model) -> str:
+    """A pass-fail model's pass rate with its counts: "34.1% (15/44)"."""
+    if not model.tasks:
+        return "–"
+    return f"{model.passed / model.tasks * 100:.1f}% ({model.passed}/{model.tasks})"
+
+
+@register.filter
+def usd(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return f"${value:,.2f}"
+
+
+@register.filter
+def duration(seconds: float | None) -> str:
+    """412.5 -> "6m 52s"; 11533 -> "3h 12m"."""
+    if seconds is None:
+        return "–"
+    whole = round(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}h {minutes:02d}m"
+    if minutes:
+        return f"{minutes}m {secs:02d}s"
+    return f"{secs}s"
+
+
+def heat_class(value: float | None) -> str:
+    """The heat-map colour class of a score: heat-0 (0) … heat-10 (1)."""
+    if value is None:
+        return "heat-none"
+    return f"heat-{round(min(max(value, 0.0), 1.0) * HEAT_STEPS)}"
+
+
+register.filter("heat", heat_class)
+
+
+@register.simple_tag
+def whisker(model) -> SafeString:
+    return svg.ci_whisker(model.score, model.ci_low, model.ci_high)
+
+
+@register.simple_tag(takes_context=True)
+def sort_header(context, label: str, key: str, *, descending: bool = False, num: bool = False):
+    """A sortable column header: a link that sorts by ``key`` in its natural
+    direction, or reverses the sort when it is already the current one.
+
+    The current sort comes from the ``sort`` query parameter ("-key" is
+    descending); the link keeps every other parameter, so filters survive.
+    """
+    request = context["request"]
+    current = context.get("sort") or request.GET.get("sort", "")
+    natural = f"-{key}" if descending else key
+    reverse = key if descending else f"-{key}"
+    target = reverse if current == natural else natural
+    query = request.GET.copy()
+    query["sort"] = target
+    query.pop("page", None)
+    aria = ""
+    if current in (key, f"-{key}"):
+        aria = "descending" if current.startswith("-") else "ascending"
+    arrow = {"ascending": " ▲", "descending": " ▼"}.get(aria, "")
+    return format_html(
+        '<th scope="col" class="{}"{}><a href="?{}">{}<span aria-hidden="true">{}</span></a></th>',
+        "num sortable" if num else "sortable",
+        format_html(' aria-sort="{}"', aria) if aria else "",
+        query.urlencode(),
+        label,
+        arrow,
+    )
+
+
+@register.simple_tag
+def level_label(level: str) -> str:
+    """Check levels as the release format names them; others shown as given."""
+    return LEVELS.get(level, level)
+
+
+LEVELS = {"L1": "functional", "L2": "protocol", "L3": "code quality"}

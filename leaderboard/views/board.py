@@ -1,0 +1,115 @@
+"""/<bench>/: the leaderboard, sortable by any column, filterable by harness and provider."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.shortcuts import render
+from django.urls import reverse
+
+from leaderboard import queries
+from leaderboard.models import Model, Task
+from leaderboard.render.svg import ChartPoint, score_cost_chart
+
+# Sort keys in their natural direction (the one a first click gives). Every
+# key ends with rank and slug, so the order is total whatever the column.
+SORTS: dict[str, Callable[[Model], Any]] = {
+    "rank": lambda m: (m.rank, m.slug),
+    "model": lambda m: (m.display_name.casefold(), m.slug),
+    "harness": lambda m: (m.harness, m.rank, m.slug),
+    "provider": lambda m: (m.provider, m.rank, m.slug),
+    "score": lambda m: (m.score, -m.rank, m.slug),
+    "cost": lambda m: (m.cost_usd, m.rank, m.slug),
+    "flagged": lambda m: (m.flagged, m.rank, m.slug),
+}
+SURFACE_PREFIX = "surface:"
+
+
+def _surface_key(surface: str) -> Callable[[Model], Any]:
+    def key(m: Model) -> Any:
+        entry = m.by_surface.get(surface) or {}
+        return (entry.get("score", -1.0), -m.rank, m.slug)
+
+    return key
+
+
+def sort_models(models: list[Model], sort: str) -> tuple[list[Model], str]:
+    """Order by ``sort`` ("key" or "-key" for reversed); unknown keys fall back
+    to rank. Returns the rows and the sort actually applied."""
+    name = sort.removeprefix("-")
+    if name.startswith(SURFACE_PREFIX):
+        key = _surface_key(name.removeprefix(SURFACE_PREFIX))
+    elif name in SORTS:
+        key = SORTS[name]
+    else:
+        return sorted(models, key=SORTS["rank"]), "rank"
+    return sorted(models, key=key, reverse=sort.startswith("-")), sort
+
+
+@dataclass
+class BoardRow:
+    model: Model
+    tied: bool
+    reasons: queries.FlagReasons
+    disagreement: queries.ModelDisagreements | None
+    surfaces: list[dict | None]
+    href: str
+
+
+def board(request, bench: str):
+    bench = queries.bench_or_404(bench)
+    harness = request.GET.get("harness", "")
+    provider = request.GET.get("provider", "")
+    models = queries.board_models(bench, harness=harness, provider=provider)
+    harnesses, providers = queries.board_facets(bench)
+    surfaces = list(
+        Task.objects.filter(bench=bench)
+        .order_by("surface")
+        .values_list("surface", flat=True)
+        .distinct()
+    )
+    reasons = queries.flag_reasons(bench, models)
+    disagreements = queries.disagreements_by_model(bench)
+    models, sort = sort_models(models, request.GET.get("sort", ""))
+    ranks = Counter(m.rank for m in models)
+    rows = [
+        BoardRow(
+            model=m,
+            tied=ranks[m.rank] > 1,
+            reasons=reasons[m.pk],
+            disagreement=disagreements.get(m.pk),
+            surfaces=[m.by_surface.get(s) for s in surfaces],
+            href=reverse("model", args=[bench.slug, m.slug]),
+        )
+        for m in models
+    ]
+    chart = score_cost_chart(
+        [
+            ChartPoint(r.model.slug, r.model.display_name, r.model.cost_usd, r.model.score, r.href)
+            for r in rows
+        ],
+        score_label="Pass rate" if bench.is_pass_fail else "Score",
+        percent=bench.is_pass_fail,
+    )
+    disagreeing = [r for r in rows if r.disagreement]
+    return render(
+        request,
+        "leaderboard/board.html",
+        {
+            "bench": bench,
+            "rows": rows,
+            "surfaces": surfaces,
+            "sort": sort,
+            "harness": harness,
+            "provider": provider,
+            "harnesses": harnesses,
+            "providers": providers,
+            "chart": chart,
+            "disagreeing": disagreeing,
+            "disagreeing_attempts": sum(r.disagreement.attempts for r in disagreeing),
+            "percent": bench.is_pass_fail,
+        },
+    )

@@ -1,0 +1,136 @@
+"""/<bench>/matrix/: the model × task heat map.
+
+Query parameters (all optional, so a filtered view is a link):
+``surface`` and ``harness`` (repeatable), ``model`` and ``task`` (repeatable
+slugs), ``released=1`` (released tasks only), ``sort`` (a key of ``SORTS``)
+and ``page`` (task columns are paged, ``matrix_tasks_per_page`` at a time).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Any
+
+from django.conf import settings
+from django.shortcuts import render
+
+from leaderboard import queries
+from leaderboard.models import Model
+from leaderboard.queries import MatrixTask
+from leaderboard.render.matrix import MatrixRow, matrix_body
+
+
+@dataclass(frozen=True)
+class Sort:
+    label: str
+    rows: Callable[[MatrixRow], Any]
+    # Columns are always grouped by surface; this orders them inside a group.
+    columns: Callable[[MatrixTask], Any]
+
+
+def _hardest_last(t: MatrixTask) -> Any:
+    return (-t.mean_score, t.slug)
+
+
+SORTS: dict[str, Sort] = {
+    "score": Sort("models by score, tasks hardest last", lambda r: (r.rank, r.slug), _hardest_last),
+    "model": Sort("models by id, tasks hardest last", lambda r: (r.slug,), _hardest_last),
+    "harness": Sort(
+        "models by harness, tasks hardest last",
+        lambda r: (r.harness, r.rank, r.slug),
+        _hardest_last,
+    ),
+    "task": Sort("models by score, tasks by id", lambda r: (r.rank, r.slug), lambda t: (t.slug,)),
+}
+DEFAULT_SORT = "score"
+
+
+@dataclass(frozen=True)
+class SurfaceGroup:
+    surface: str
+    columns: list[MatrixTask]
+
+
+def _page_number(raw: str, pages: int) -> int:
+    try:
+        number = int(raw)
+    except ValueError:
+        return 1
+    return min(max(number, 1), pages)
+
+
+def matrix(request, bench: str):
+    bench = queries.bench_or_404(bench)
+    surfaces = request.GET.getlist("surface")
+    harnesses = request.GET.getlist("harness")
+    model_slugs = request.GET.getlist("model")
+    task_slugs = request.GET.getlist("task")
+    released_only = request.GET.get("released") == "1"
+    sort_name = request.GET.get("sort", "")
+    sort = SORTS.get(sort_name) or SORTS[DEFAULT_SORT]
+    sort_name = sort_name if sort_name in SORTS else DEFAULT_SORT
+
+    all_tasks = queries.matrix_tasks(bench, request.user)
+    tasks = [
+        t
+        for t in all_tasks
+        if (not surfaces or t.surface in surfaces)
+        and (not task_slugs or t.slug in task_slugs)
+        and (not released_only or t.released)
+    ]
+    tasks.sort(key=lambda t: (t.surface, *sort.columns(t)))
+
+    all_models = list(
+        Model.objects.filter(bench=bench).values_list(
+            "pk", "slug", "display_name", "harness", "score", "rank"
+        )
+    )
+    rows = [
+        MatrixRow(*values)
+        for values in all_models
+        if (not harnesses or values[3] in harnesses)
+        and (not model_slugs or values[1] in model_slugs)
+    ]
+    rows.sort(key=sort.rows)
+
+    per_page = settings.BENCHVIEW_LIMITS["matrix_tasks_per_page"]
+    pages = max(1, math.ceil(len(tasks) / per_page))
+    page = _page_number(request.GET.get("page", "1"), pages)
+    columns = tasks[(page - 1) * per_page : page * per_page]
+    model_filter = [r.pk for r in rows] if (harnesses or model_slugs) else None
+    cells = queries.matrix_cells(bench, task_ids=[t.pk for t in columns], model_ids=model_filter)
+    groups = [
+        SurfaceGroup(surface, list(cols))
+        for surface, cols in groupby(columns, key=lambda t: t.surface)
+    ]
+    return render(
+        request,
+        "leaderboard/matrix.html",
+        {
+            "bench": bench,
+            "groups": groups,
+            "columns": columns,
+            "rows": rows,
+            "body": matrix_body(bench.slug, rows, columns, cells, percent=bench.is_pass_fail),
+            "percent": bench.is_pass_fail,
+            "all_surfaces": sorted({t.surface for t in all_tasks}),
+            "all_harnesses": sorted({values[3] for values in all_models}),
+            "all_models": sorted(all_models, key=lambda v: (v[5], v[1])),
+            "surfaces": surfaces,
+            "harnesses": harnesses,
+            "model_slugs": model_slugs,
+            "task_slugs": task_slugs,
+            "released_only": released_only,
+            "sort_name": sort_name,
+            "sorts": SORTS,
+            "page": page,
+            "pages": pages,
+            "page_numbers": range(1, pages + 1),
+            "first_task": (page - 1) * per_page + 1 if columns else 0,
+            "last_task": (page - 1) * per_page + len(columns),
+            "task_count": len(tasks),
+        },
+    )

@@ -1,0 +1,71 @@
+"""/<bench>/models/<model>/: one model's aggregate, surfaces and released attempts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.shortcuts import render
+
+from leaderboard import queries
+from leaderboard.models import Attempt
+from leaderboard.render.svg import surface_bars
+
+
+def _none_last(value: float | None) -> tuple[bool, float]:
+    return (value is None, value or 0.0)
+
+
+# Natural direction of each sortable column; the task id ends every key so
+# the order is total.
+SORTS: dict[str, Callable[[Attempt], Any]] = {
+    "task": lambda a: (a.task.slug,),
+    "surface": lambda a: (a.task.surface, a.task.slug),
+    "score": lambda a: (a.score, a.task.slug),
+    "checks": lambda a: (_none_last(a.checks_passed), _none_last(a.checks_total), a.task.slug),
+    "mandatory": lambda a: (_none_last(a.mandatory_failed), a.task.slug),
+    "cost": lambda a: (_none_last(a.cost_usd), a.task.slug),
+    "duration": lambda a: (_none_last(a.duration_s), a.task.slug),
+    "flags": lambda a: (len(a.flags), a.flags, a.task.slug),
+}
+DEFAULT_SORT = "task"
+
+
+def sort_attempts(attempts: list[Attempt], sort: str) -> tuple[list[Attempt], str]:
+    name = sort.removeprefix("-")
+    if name not in SORTS:
+        return sorted(attempts, key=SORTS[DEFAULT_SORT]), DEFAULT_SORT
+    return sorted(attempts, key=SORTS[name], reverse=sort.startswith("-")), sort
+
+
+def model(request, bench: str, model: str):
+    bench = queries.bench_or_404(bench)
+    entry = queries.model_or_404(bench, model)
+    attempts, sort = sort_attempts(
+        queries.model_attempts(entry, request.user), request.GET.get("sort", "")
+    )
+    percent = bench.is_pass_fail
+    bars = surface_bars(
+        [
+            (
+                surface,
+                figures["score"],
+                f"{figures['tasks']} task{'s' if figures['tasks'] != 1 else ''}",
+            )
+            for surface, figures in sorted(entry.by_surface.items())
+        ],
+        percent=percent,
+    )
+    return render(
+        request,
+        "leaderboard/model.html",
+        {
+            "bench": bench,
+            "model": entry,
+            "attempts": attempts,
+            "sort": sort,
+            "bars": bars,
+            "disagreements": queries.model_disagreements(entry),
+            "percent": percent,
+        },
+    )
