@@ -215,6 +215,8 @@ BENCHVIEW_SCRUB = {
     "header_names": envlist(
         "BENCHVIEW_SCRUB_HEADER_NAMES", ["cookie", "set-cookie", "forwarded", "x-forwarded-*"]
     ),
+    # Simulator hosts that may match a suffix above and are allowed to stay.
+    "allowed_hosts": envlist("BENCHVIEW_SCRUB_ALLOWED_HOSTS", []),
 }
 
 REST_FRAMEWORK = {

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from ingest import schema
 from ingest.reader import ReleaseSource
+from ingest.scrub import Scrubber
 from leaderboard.models import Attempt, Bench, Model, Task
 from leaderboard.scoring import CheckOutcome, differs, score_verdict
 
@@ -115,6 +116,9 @@ class ImportPlan:
     batches: Changes = field(default_factory=Changes)
     attempt_changes: Changes = field(default_factory=Changes)
     bench_status: str = "new"
+    # With scrub=True: what was rewritten instead of refused ("file: finding").
+    scrubbed: list[str] = field(default_factory=list)
+    scrub: bool = False
 
     @property
     def ok(self) -> bool:
@@ -160,6 +164,18 @@ class _Checker:
     def __init__(self, source: ReleaseSource, plan: ImportPlan):
         self.source = source
         self.plan = plan
+        self.scrubber = Scrubber()
+
+    def scrub_findings(self, name: str, findings) -> bool:
+        """Record what should have been scrubbed; True when something was found."""
+        found = False
+        for finding in findings:
+            found = True
+            if self.plan.scrub:
+                self.plan.scrubbed.append(f"{name}: {finding.message()}")
+            else:
+                self.problem(name, finding.where, f"not scrubbed: {finding.message()}")
+        return found
 
     def problem(self, file: str, path: str, message: str) -> None:
         self.plan.problems.append(Problem(file, path, message))
@@ -206,13 +222,15 @@ def build_plan(
     *,
     progress: Callable[[str], None] | None = None,
     sink: PlanSink | None = None,
+    scrub: bool = False,
 ) -> ImportPlan:
     """Validate every document of ``source`` and compare it with the database.
 
     With a ``sink``, valid parts are handed over as they are checked (see
-    PlanSink); without one, nothing is written.
+    PlanSink); without one, nothing is written. What the exporter should have
+    scrubbed is a problem, or with ``scrub`` is rewritten (see ingest.scrub).
     """
-    plan = ImportPlan(source_name=source.name, source_sha256=source.sha256)
+    plan = ImportPlan(source_name=source.name, source_sha256=source.sha256, scrub=scrub)
     check = _Checker(source, plan)
     docs = {}
     for name, model in (
@@ -261,6 +279,8 @@ def build_plan(
                 if check_def.name in seen_checks:
                     check.problem(name, f"checks[{i}].name", f"{check_def.name!r} is repeated")
                 seen_checks.add(check_def.name)
+            if check.scrubber.might_match(loaded[1]):
+                check.scrub_findings(name, check.scrubber.json_findings(loaded[0]))
             plan.task_docs[task_id] = doc
             plan.task_hashes[task_id] = sha256_hex(loaded[1])
 
@@ -453,6 +473,7 @@ def validate_attempt_files(
                 data.decode("utf-8")
             except UnicodeDecodeError as exc:
                 check.problem(folder + filename, "", f"not UTF-8 (byte {exc.start})")
+    rewrite = _scrub_attempt(check, folder, files, loaded)
     summary = verdict = None
     name = folder + "summary.json"
     if "summary.json" in loaded:
@@ -495,6 +516,17 @@ def validate_attempt_files(
                     )
     if len(check.plan.problems) != before or summary is None or "trajectory.json" not in loaded:
         return None
+    if rewrite:
+        scrubber = check.scrubber
+        for filename in list(loaded):
+            if filename == "vendor-requests.json":
+                loaded[filename] = scrubber.rewrite_vendor_log(loaded[filename])
+            else:
+                loaded[filename] = scrubber.rewrite_json(loaded[filename])
+        files = {
+            name: scrubber.rewrite_text(data.decode()).encode() if name not in loaded else data
+            for name, data in files.items()
+        }
     return AttemptDocs(
         summary=loaded["summary.json"],
         verdict=loaded.get("verdict.json"),
@@ -502,6 +534,26 @@ def validate_attempt_files(
         vendor_log=loaded.get("vendor-requests.json"),
         texts={name: data for name, data in files.items() if not name.endswith(".json")},
     )
+
+
+def _scrub_attempt(check: _Checker, folder: str, files: dict, loaded: dict) -> bool:
+    """Look for what should have been scrubbed; True when the docs need rewriting."""
+    found = False
+    scrubber = check.scrubber
+    for filename, data in files.items():
+        if not scrubber.might_match(data):
+            continue
+        if filename in loaded:
+            findings = scrubber.json_findings(loaded[filename])
+        elif filename.endswith(".json"):
+            continue  # malformed: already a problem
+        else:
+            findings = scrubber.text_findings(data.decode("utf-8", errors="replace"))
+        found |= check.scrub_findings(folder + filename, findings)
+    if "vendor-requests.json" in loaded:
+        findings = scrubber.header_findings(loaded["vendor-requests.json"])
+        found |= check.scrub_findings(folder + "vendor-requests.json", findings)
+    return found and check.plan.scrub
 
 
 def verdict_outcomes(verdict) -> list[CheckOutcome] | None:

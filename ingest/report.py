@@ -57,6 +57,9 @@ def plan_lines(plan: ImportPlan) -> list[str]:
             continue
         counts = ", ".join(f"{len(v)} {k}" for k, v in changes.items() if v)
         lines.append(f"{label}: {counts or 'none'}")
+    if plan.scrubbed:
+        lines.append(f"scrubbed ({len(plan.scrubbed)}):")
+        lines.extend(f"  {item}" for item in plan.scrubbed)
     if plan.disagreements:
         lines.append(
             f"score disagreements ({len(plan.disagreements)}): model, task, published, recomputed"

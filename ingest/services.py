@@ -18,6 +18,7 @@ from ingest.plan import (
     task_signature,
 )
 from ingest.reader import ReleaseSource
+from ingest.scrub import Scrubber
 from leaderboard import jsonsafe
 from leaderboard.models import Attempt, Batch, Bench, Check, Model, Task
 from leaderboard.services import bench_recompute
@@ -43,6 +44,7 @@ def release_import(
     source: ReleaseSource,
     staged: bool = False,
     expected_sha256: str | None = None,
+    scrub: bool = False,
     progress: Callable[[str], None] | None = None,
 ) -> ImportResult:
     """Check ``source`` and write it, in one pass and one transaction.
@@ -51,13 +53,15 @@ def release_import(
     plan (with every problem found). ``expected_sha256``, from a preview,
     refuses a release that changed since. New batches go live unless
     ``staged``; known batches keep their state. Unchanged attempts are not
-    touched, so importing the same release twice changes nothing.
+    touched, so importing the same release twice changes nothing. With
+    ``scrub``, what the exporter should have scrubbed is rewritten instead of
+    refused.
     """
     if expected_sha256 is not None and source.sha256 != expected_sha256:
         raise ImportRefused("the release changed since it was previewed; preview it again")
     writer = _Writer(staged=staged)
     with transaction.atomic():
-        plan = build_plan(source, progress=progress, sink=writer)
+        plan = build_plan(source, progress=progress, sink=writer, scrub=scrub)
         if not plan.ok:
             transaction.set_rollback(True)
             raise ImportRefused(f"{len(plan.problems)} problem(s); nothing was written", plan)
@@ -224,6 +228,10 @@ def _write_models(plan: ImportPlan, bench: Bench) -> dict[str, Model]:
     return models
 
 
+def _ticket(plan: ImportPlan, doc) -> str:
+    return Scrubber().rewrite_text(doc.ticket) if plan.scrub else doc.ticket
+
+
 def _write_tasks(plan: ImportPlan, bench: Bench, batches: dict[int, Batch]) -> dict[str, Task]:
     existing = {t.slug: t for t in bench.tasks.all()}
     entries = {t.id: t for t in plan.matrix.tasks}
@@ -244,7 +252,7 @@ def _write_tasks(plan: ImportPlan, bench: Bench, batches: dict[int, Batch]) -> d
             "position": position,
             "batch": batches[batch_number] if batch_number is not None else None,
             "batch_position": batch_position,
-            "ticket": jsonsafe.text(doc.ticket) if doc else "",
+            "ticket": jsonsafe.text(_ticket(plan, doc)) if doc else "",
             "extras": {
                 "tasks/": collect_extras(doc),
                 "matrix.json": collect_extras(entry),

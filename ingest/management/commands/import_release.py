@@ -21,8 +21,13 @@ class Command(BaseCommand):
         parser.add_argument(
             "--staged", action="store_true", help="keep new batches staff-only until published"
         )
+        parser.add_argument(
+            "--scrub",
+            action="store_true",
+            help="rewrite internal host names, home paths and dropped headers instead of refusing",
+        )
 
-    def handle(self, *args, path, dry_run, staged, **options):
+    def handle(self, *args, path, dry_run, staged, scrub, **options):
         started = time.monotonic()
         action = "dry-run" if dry_run else "import"
 
@@ -33,14 +38,16 @@ class Command(BaseCommand):
         try:
             with open_release(path) as source:
                 if dry_run:
-                    plan = build_plan(source, progress=progress)
+                    plan = build_plan(source, progress=progress, scrub=scrub)
                     if plan.ok:
                         self._report(plan)
                         self._record(plan, action, "checked", started, staged)
                         self.stdout.write("dry run: nothing was written")
                         return
                     raise ImportRefused(f"{len(plan.problems)} problem(s)", plan)
-                result = release_import(source=source, staged=staged, progress=progress)
+                result = release_import(
+                    source=source, staged=staged, scrub=scrub, progress=progress
+                )
         except ReleaseReadError as exc:
             ImportRecord.objects.create(
                 action=action, outcome="refused", source_name=str(path), message=str(exc)
