@@ -46,3 +46,22 @@ class ImportRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.bench or self.source_name} ({self.outcome})"
+
+
+class ImportLock(models.Model):
+    """The one import allowed at a time (ingest.locks): a row exists while it runs.
+
+    The unique name, not a database row lock, is what excludes a second import,
+    so it works the same on SQLite and PostgreSQL and can say who holds it.
+    """
+
+    name = models.CharField(max_length=64)
+    holder = models.CharField(max_length=300, help_text="who imports what, for the refusal")
+    started_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["name"], name="importlock_unique_name")]
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.holder}"

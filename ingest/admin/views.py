@@ -1,0 +1,270 @@
+"""The admin's import screens: pick or upload a release, preview it, apply or cancel.
+
+A previewed release waits in a staged folder (``ingest.admin.staging``) whose
+token is kept in the staff member's session; only tokens from that session
+are honoured. Every path out of a preview removes the folder, except "another
+import is running", which keeps it so the same preview can be applied later.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.db.models import Count
+from django.http import HttpResponseNotAllowed
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.http import require_POST
+
+from ingest.admin import import_dir
+from ingest.admin.services import apply_release, preview_release
+from ingest.admin.staging import Staged, sweep_stale
+from ingest.admin.uploads import BODY_OVERHEAD_BYTES, ReleaseUploadHandler
+from ingest.forms import ApplyForm, ServerPickForm, UploadForm
+from ingest.locks import ImportBusy
+from ingest.models import ImportRecord
+from leaderboard.models import Bench
+
+SESSION_KEY = "ingest_imports"
+
+
+def import_start(request, *, model_admin):
+    """GET: the two ways in. POST: preview a release picked on the server."""
+    sweep_stale()
+    pick_form = ServerPickForm(request.POST or None)
+    if request.method == "POST" and pick_form.is_valid():
+        name = pick_form.cleaned_data["name"]
+        try:
+            path = import_dir.resolve(name)
+        except import_dir.OutsideImportDir as exc:
+            pick_form.add_error("name", str(exc))
+        else:
+            staged = Staged.create()
+            try:
+                return _preview(request, model_admin, staged, path=path, meta={"name": name})
+            finally:
+                _remove_unless_pending(request, staged)
+    return _start_page(request, model_admin, pick_form=pick_form)
+
+
+@csrf_exempt  # CSRF is checked by _upload, once the upload handler is in place
+def import_upload(request, *, model_admin):
+    """POST: stream an archive into a staged folder and preview it."""
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    sweep_stale()
+    limit = settings.BENCHVIEW_LIMITS["upload_max_bytes"]
+    if _content_length(request) > limit + BODY_OVERHEAD_BYTES:
+        # Refused unread: nothing of it reaches the disk.
+        return _start_page(request, model_admin, upload_error=_too_large(limit), status=413)
+    staged = Staged.create()
+    handler = ReleaseUploadHandler(request, staged=staged, max_bytes=limit)
+    # Django reads the body when CSRF is checked, so the handler goes in first.
+    request.upload_handlers = [handler]
+    try:
+        return csrf_protect(_upload)(request, model_admin, staged, handler)
+    finally:
+        _remove_unless_pending(request, staged)
+
+
+def _upload(request, model_admin, staged: Staged, handler: ReleaseUploadHandler):
+    form = UploadForm(request.POST, request.FILES)
+    limit = settings.BENCHVIEW_LIMITS["upload_max_bytes"]
+    if handler.too_large:
+        return _start_page(request, model_admin, upload_error=_too_large(limit), status=413)
+    if not form.is_valid():
+        return _start_page(request, model_admin, upload_form=form)
+    name = form.cleaned_data["archive"].name
+    meta = {"name": name, "upload": name}
+    return _preview(request, model_admin, staged, path=staged.upload_dir / name, meta=meta)
+
+
+def _preview(request, model_admin, staged: Staged, *, path, meta: dict):
+    """Check the release; keep it staged and show the preview, or say what is wrong."""
+    preview = preview_release(path=path, name=meta["name"], user=request.user)
+    if preview.document is None:
+        error = f"This release cannot be read, so nothing was written: {preview.record.message}"
+        return _start_page(request, model_admin, upload_error=error, status=400)
+    if not preview.ok:
+        # A release with problems cannot be applied: show them, keep nothing.
+        return _preview_page(request, model_admin, preview.document, token=None, status=400)
+    staged.write("meta.json", {**meta, "sha256": preview.document["source_sha256"]})
+    staged.write("preview.json", preview.document)
+    request.session[SESSION_KEY] = [*request.session.get(SESSION_KEY, []), staged.token]
+    return redirect("admin:ingest_import_preview", staged.token)
+
+
+def import_preview(request, token: str, *, model_admin):
+    staged = _pending(request, token)
+    if staged is None:
+        return _gone(request)
+    return _preview_page(
+        request, model_admin, staged.read("preview.json"), token=token, apply_form=ApplyForm()
+    )
+
+
+@require_POST
+def import_apply(request, token: str, *, model_admin):
+    staged = _pending(request, token)
+    if staged is None:
+        return _gone(request)
+    form = ApplyForm(request.POST)
+    form.full_clean()  # a lone optional checkbox is always valid
+    meta = staged.read("meta.json")
+    try:
+        path = (
+            staged.upload_dir / meta["upload"]
+            if "upload" in meta
+            else import_dir.resolve(meta["name"])
+        )
+    except import_dir.OutsideImportDir as exc:
+        _discard(request, staged)
+        messages.error(request, str(exc))
+        return redirect("admin:ingest_import")
+    try:
+        record = apply_release(
+            path=path,
+            name=meta["name"],
+            expected_sha256=meta["sha256"],
+            publish=form.cleaned_data["publish"],
+            user=request.user,
+        )
+    except ImportBusy as exc:
+        messages.error(request, str(exc))
+        return redirect("admin:ingest_import_preview", token)
+    _discard(request, staged)
+    record_url = reverse("admin:ingest_importrecord_change", args=[record.pk])
+    if record.outcome in ("refused", "failed"):
+        messages.error(
+            request, f"Nothing was written: {record.message}. Preview the release again."
+        )
+        return redirect(record_url)
+    messages.success(request, f"{record.bench} revision {record.revision}: {record.message}.")
+    bench = Bench.objects.filter(slug=record.bench).first()
+    if bench is None:
+        return redirect(record_url)
+    return redirect("admin:leaderboard_bench_change", bench.pk)
+
+
+@require_POST
+def import_cancel(request, token: str, *, model_admin):
+    staged = _pending(request, token)
+    if staged is not None:
+        _discard(request, staged)
+        messages.info(request, "Import cancelled; the staged release was removed.")
+    return redirect("admin:ingest_import")
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def _pending(request, token: str) -> Staged | None:
+    """The staged folder of ``token`` if this session previewed it."""
+    if token not in request.session.get(SESSION_KEY, []):
+        return None
+    return Staged.find(token)
+
+
+def _discard(request, staged: Staged) -> None:
+    staged.remove()
+    request.session[SESSION_KEY] = [
+        t for t in request.session.get(SESSION_KEY, []) if t != staged.token
+    ]
+
+
+def _remove_unless_pending(request, staged: Staged) -> None:
+    """Whatever happened (bad form, bad archive, CSRF failure, an error), a staged
+    folder that no session points at is removed at once."""
+    if staged.token not in request.session.get(SESSION_KEY, []):
+        staged.remove()
+
+
+def _gone(request):
+    messages.error(request, "That preview is no longer available (applied, cancelled or expired).")
+    return redirect("admin:ingest_import")
+
+
+def _content_length(request) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
+def _too_large(limit: int) -> str:
+    return (
+        f"The upload is larger than the limit of {limit // 1024**2} MiB "
+        "(BENCHVIEW_UPLOAD_MAX_BYTES); nothing was kept. Put large releases in the "
+        "import folder on the server and pick them below instead."
+    )
+
+
+def _context(request, model_admin, title: str, **extra) -> dict:
+    return {
+        **model_admin.admin_site.each_context(request),
+        "opts": ImportRecord._meta,
+        "title": title,
+        **extra,
+    }
+
+
+def _start_page(
+    request, model_admin, *, upload_form=None, pick_form=None, upload_error="", status=200
+):
+    context = _context(
+        request,
+        model_admin,
+        "Import a release",
+        upload_form=upload_form or UploadForm(),
+        pick_form=pick_form or ServerPickForm(),
+        upload_error=upload_error,
+        upload_max_bytes=settings.BENCHVIEW_LIMITS["upload_max_bytes"],
+        import_dir=import_dir.import_dir(),
+        pending=request.session.get(SESSION_KEY, []),
+    )
+    return TemplateResponse(request, "ingest/admin/import_start.html", context, status=status)
+
+
+def _preview_page(request, model_admin, document: dict, *, token, apply_form=None, status=200):
+    limit = settings.BENCHVIEW_LIMITS["preview_list_max"]
+    summary = document["summary"]
+    groups = [
+        {
+            "label": label,
+            "counts": {k: len(v) for k, v in changes.items()},
+            "lists": [(k, v[:limit], max(len(v) - limit, 0)) for k, v in changes.items() if v],
+        }
+        for label, changes in summary.get("changes", {}).items()
+        if label != "bench"
+    ]
+    context = _context(
+        request,
+        model_admin,
+        f"Preview: {summary.get('bench') or document['source_name']}",
+        document=document,
+        summary=summary,
+        groups=groups,
+        problems=document["problems"][:limit],
+        more_problems=max(len(document["problems"]) - limit, 0),
+        disagreements=summary.get("disagreements", [])[:limit],
+        more_disagreements=max(len(summary.get("disagreements", [])) - limit, 0),
+        score_changes=[{**c, "delta_text": _delta(c)} for c in document["score_changes"]],
+        token=token,
+        apply_form=apply_form,
+    )
+    return TemplateResponse(request, "ingest/admin/import_preview.html", context, status=status)
+
+
+def _delta(change: dict) -> str:
+    old, new = change["old_score"], change["new_score"]
+    if old is None or new is None:
+        return ""
+    delta = new - old
+    return "±0" if abs(delta) < 5e-5 else f"{delta:+.4f}".replace("-", "\u2212")
+
+
+def batch_rows(bench: Bench) -> list:
+    """The bench's batches with their task counts, for the publish buttons."""
+    return list(bench.batches.annotate(task_count=Count("tasks")).order_by("number"))

@@ -1,0 +1,200 @@
+"""The scoreboard in the admin: browse only.
+
+Every row here is written by importing a release, and the scores are
+recomputed from verdicts at import; editing one in the admin would leave it
+out of step with the evidence. So staff can search and filter but not add,
+change or delete. Batches are the one thing staff change, by publishing; those
+actions live with the import records in ``ingest.admin``, which registers
+``BenchAdmin`` and ``BatchAdmin`` below with them (this app may not import
+``ingest``).
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.db.models import Count
+from django.urls import reverse
+
+from leaderboard.models import Attempt, Check, CheckResult, Disagreement, Model, Task
+
+
+def is_staff(request) -> bool:
+    return request.user.is_active and request.user.is_staff
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Staff may look, nobody may edit: rows change only by importing."""
+
+    list_per_page = 100
+    # Counting every row of a big table on each page is the slow part of a changelist.
+    show_full_result_count = False
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return is_staff(request)
+
+    def has_module_permission(self, request) -> bool:
+        return is_staff(request)
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return is_staff(request)
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class BenchAdmin(ReadOnlyAdmin):
+    list_display = ["slug", "title", "revision", "scoring_rule", "generated_at"]
+    search_fields = ["slug", "title"]
+
+    def view_on_site(self, obj):
+        return reverse("bench", kwargs={"bench": obj.slug})
+
+
+class BatchAdmin(ReadOnlyAdmin):
+    list_display = ["__str__", "bench", "number", "released_at", "live", "task_count"]
+    list_filter = ["live", "bench"]
+    search_fields = ["bench__slug", "tasks__slug"]
+    list_select_related = ["bench"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(task_count=Count("tasks"))
+
+    @admin.display(description="tasks", ordering="task_count")
+    def task_count(self, obj) -> int:
+        return obj.task_count
+
+
+@admin.register(Model)
+class ModelEntryAdmin(ReadOnlyAdmin):
+    list_display = [
+        "slug",
+        "display_name",
+        "bench",
+        "harness",
+        "provider",
+        "rank",
+        "score",
+        "published_score",
+        "flagged",
+        "cost_usd",
+    ]
+    list_filter = ["bench", "harness", "provider"]
+    search_fields = ["slug", "display_name"]
+    list_select_related = ["bench"]
+    ordering = ["bench", "rank", "slug", "pk"]
+
+    def view_on_site(self, obj):
+        return reverse("model", kwargs={"bench": obj.bench.slug, "model": obj.slug})
+
+
+class ReleasedFilter(admin.SimpleListFilter):
+    title = "release state"
+    parameter_name = "state"
+
+    def lookups(self, request, model_admin):
+        return [("live", "live"), ("staged", "staged"), ("unreleased", "in no batch")]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value == "live":
+            return queryset.filter(batch__live=True)
+        if value == "staged":
+            return queryset.filter(batch__live=False)
+        if value == "unreleased":
+            return queryset.filter(batch__isnull=True)
+        return queryset
+
+
+class CheckInline(ReadOnlyInline):
+    model = Check
+    fields = ["position", "name", "level", "mandatory"]
+    show_change_link = False
+
+
+@admin.register(Task)
+class TaskAdmin(ReadOnlyAdmin):
+    list_display = ["slug", "title", "bench", "surface", "batch", "mean_score"]
+    list_filter = [ReleasedFilter, "bench", "surface"]
+    search_fields = ["slug", "title"]
+    list_select_related = ["bench", "batch__bench"]
+    inlines = [CheckInline]
+
+    def view_on_site(self, obj):
+        if obj.batch_id is None:
+            return None  # a task in no batch has no page
+        return reverse("task", kwargs={"bench": obj.bench.slug, "task": obj.slug})
+
+
+class CheckResultInline(ReadOnlyInline):
+    model = CheckResult
+    fields = ["position", "name", "level", "mandatory", "passed", "detail", "requests"]
+    show_change_link = False
+
+
+class AttemptTaskStateFilter(ReleasedFilter):
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value == "live":
+            return queryset.filter(task__batch__live=True)
+        if value == "staged":
+            return queryset.filter(task__batch__live=False)
+        if value == "unreleased":
+            return queryset.filter(task__batch__isnull=True)
+        return queryset
+
+
+@admin.register(Attempt)
+class AttemptAdmin(ReadOnlyAdmin):
+    list_display = [
+        "__str__",
+        "bench",
+        "score",
+        "published_score",
+        "matrix_score",
+        "has_detail",
+        "flags",
+        "checks_passed",
+        "checks_total",
+        "cost_usd",
+    ]
+    list_filter = [AttemptTaskStateFilter, "has_detail", "bench", "model__harness"]
+    search_fields = ["model__slug", "task__slug"]
+    list_select_related = ["bench", "model", "task"]
+    inlines = [CheckResultInline]
+
+    def view_on_site(self, obj):
+        if not obj.has_detail:
+            return None
+        return reverse(
+            "attempt",
+            kwargs={"bench": obj.bench.slug, "model": obj.model.slug, "task": obj.task.slug},
+        )
+
+
+@admin.register(Disagreement)
+class DisagreementAdmin(ReadOnlyAdmin):
+    list_display = ["__str__", "bench", "source", "field", "published", "recomputed"]
+    list_filter = ["bench", "source", "field"]
+    search_fields = ["model__slug", "task__slug"]
+    list_select_related = ["bench", "model", "task"]
