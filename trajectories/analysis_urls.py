@@ -1,8 +1,12 @@
 from django.urls import path
 
-from config.stub import not_built_yet
+from trajectories.views import analysis
 
 urlpatterns = [
-    path("<rslug:bench>/analysis/tool-failures/", not_built_yet, name="analysis-tool-failures"),
-    path("<rslug:bench>/analysis/protocol/", not_built_yet, name="analysis-protocol"),
+    path(
+        "<rslug:bench>/analysis/tool-failures/",
+        analysis.tool_failures,
+        name="analysis-tool-failures",
+    ),
+    path("<rslug:bench>/analysis/protocol/", analysis.protocol, name="analysis-protocol"),
 ]
