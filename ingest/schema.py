@@ -497,3 +497,26 @@ def event_errors(exc: ValidationError, events: list[Any]) -> list[tuple[str, str
             del loc[1]
         found.append((json_path(("events", *loc)), describe(error)))
     return found
+
+
+def check_events(events: Any) -> list[tuple[str, str]]:
+    """Problems of a trajectory's event list, as (JSON path, message) pairs."""
+    if not isinstance(events, list):
+        return []  # TrajectoryHeadDoc reports it
+    try:
+        EVENTS.validate_python(events)
+    except ValidationError as exc:
+        return event_errors(exc, events)
+    for i, event in enumerate(events):
+        if event["index"] != i:
+            return [(f"events[{i}].index", f"expected {i}, got {event['index']}")]
+    return []
+
+
+def check_trajectory_bytes(data: bytes) -> list[tuple[str, str]]:
+    """check_events on a trajectory.json file; runs in a helper process."""
+    try:
+        doc = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return []  # the main process reports malformed JSON
+    return check_events(doc.get("events") if isinstance(doc, dict) else None)

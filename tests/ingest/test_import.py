@@ -352,3 +352,37 @@ def test_zip_and_tar_archives_import_like_the_folder(small_release_dir, tmp_path
     Bench.objects.all().delete()
     import_path(small_release_dir)
     assert (Attempt.objects.count(), Event.objects.count(), VendorRequest.objects.count()) == counts
+
+
+@pytest.fixture
+def parallel_checks(settings):
+    # Any release is "large": events are checked in the helper process.
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "parallel_event_check_bytes": 0}
+
+
+@pytest.mark.django_db
+def test_events_checked_in_a_helper_process_import_the_same(small_release_dir, parallel_checks):
+    import_path(small_release_dir)
+    assert Event.objects.count() == sum(
+        len(json.loads(p.read_text())["events"])
+        for p in small_release_dir.glob("attempts/*/*/trajectory.json")
+    )
+
+
+@pytest.mark.django_db
+def test_a_bad_event_found_by_the_helper_process_rolls_everything_back(
+    release_copy, parallel_checks
+):
+    target = sorted(release_copy.glob("attempts/*/*/trajectory.json"))[-1]
+
+    def break_it(trajectory):
+        trajectory["events"][2]["index"] = "two"
+        trajectory["events"][3]["type"] = "telepathy"
+
+    edit_json(target, break_it)
+    said = failing_import(release_copy)
+    rel = target.relative_to(release_copy).as_posix()
+    assert f"{rel}: events[2].index: expected an integer" in said
+    assert f"{rel}: events[3].type: unknown event type 'telepathy'" in said
+    assert Bench.objects.count() == 0
+    assert Event.objects.count() == 0
