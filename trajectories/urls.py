@@ -1,12 +1,17 @@
 from django.urls import path
 
-from config.stub import not_built_yet
+from trajectories.views import attempt, compare, event
 
 urlpatterns = [
-    path("<rslug:bench>/attempts/<rslug:model>/<rslug:task>/", not_built_yet, name="attempt"),
+    path("<rslug:bench>/attempts/<rslug:model>/<rslug:task>/", attempt.attempt, name="attempt"),
+    path(
+        "<rslug:bench>/attempts/<rslug:model>/<rslug:task>/events/<int:index>/",
+        event.event,
+        name="attempt-event",
+    ),
     path(
         "<rslug:bench>/tasks/<rslug:task>/compare/<rslug:model_a>/<rslug:model_b>/",
-        not_built_yet,
+        compare.compare,
         name="compare",
     ),
 ]

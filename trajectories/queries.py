@@ -1,0 +1,181 @@
+"""Reads for the attempt and compare pages: a fixed, small number of queries each.
+
+Event rows are ordered by ``index`` explicitly everywhere: the model's default
+ordering goes through the attempt and would join four tables per event.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django.conf import settings
+from django.db.models import F, IntegerField, Q, QuerySet, Value
+from django.db.models.functions import Greatest, Length, Lower, StrIndex, Substr
+from django.http import Http404
+
+from leaderboard.models import Attempt, CheckResult, Model, Task
+from trajectories.models import Event, VendorRequest
+
+# Characters of context shown before a search hit, and the snippet's length.
+_SNIPPET_BEFORE = 60
+_SNIPPET_CHARS = 240
+
+EVENT_PAGE_FIELDS = ("index", "type", "ts", "tool", "ok", "exit_code", "doc")
+
+
+def _attempts(user) -> QuerySet[Attempt]:
+    return Attempt.objects.visible_to(user).select_related(
+        "bench", "model", "task", "task__batch", "evidence", "evidence__patch"
+    )
+
+
+def attempt_for_page(user, *, bench: str, model: str, task: str) -> Attempt:
+    """The released attempt this user may see, with everything its header needs; else 404."""
+    found = _attempts(user).filter(bench__slug=bench, model__slug=model, task__slug=task).first()
+    if found is None:
+        raise Http404("No such attempt, or its task is not published.")
+    return found
+
+
+def task_for_page(user, *, bench: str, task: str) -> Task:
+    found = (
+        Task.objects.visible_to(user)
+        .select_related("bench", "batch")
+        .filter(bench__slug=bench, slug=task)
+        .first()
+    )
+    if found is None:
+        raise Http404("No such task, or it is not published.")
+    return found
+
+
+def attempt_pair(user, *, task: Task, model_a: str, model_b: str) -> tuple[Attempt, Attempt]:
+    """The two released attempts on ``task`` (one query); 404 when either is missing."""
+    found = {
+        a.model.slug: a
+        for a in _attempts(user).filter(task=task, model__slug__in=[model_a, model_b])
+    }
+    if model_a not in found or model_b not in found:
+        raise Http404("One of the two models has no released attempt on this task.")
+    return found[model_a], found[model_b]
+
+
+def other_models(task: Task) -> list[Model]:
+    """Models with a released attempt on ``task``, in leaderboard order (to compare with)."""
+    return list(
+        Model.objects.filter(attempts__task=task, attempts__has_detail=True)
+        .ranked()
+        .only("slug", "display_name", "harness")
+    )
+
+
+def page_events(attempt: Attempt) -> list[dict]:
+    """Every event of the attempt in one query, with only a preview of the long text.
+
+    The database cuts ``text`` and ``output`` (one character past the preview, so
+    the page knows whether it was cut) and reports their full lengths.
+    """
+    limit = settings.BENCHVIEW_LIMITS["event_preview_chars"]
+    return list(
+        Event.objects.filter(attempt=attempt)
+        .order_by("index")
+        .values(
+            *EVENT_PAGE_FIELDS,
+            text_preview=Substr("text", 1, limit + 1),
+            output_preview=Substr("output", 1, limit + 1),
+            text_length=Length("text"),
+            output_length=Length("output"),
+        )
+    )
+
+
+def event_full(attempt: Attempt, index: int) -> Event:
+    found = Event.objects.filter(attempt=attempt, index=index).first()
+    if found is None:
+        raise Http404("No such event.")
+    return found
+
+
+def _snippet(field: str, needle: str) -> dict:
+    hit = StrIndex(Lower(field), Lower(Value(needle)))
+    start = Greatest(F(f"{field}_hit") - _SNIPPET_BEFORE, Value(1), output_field=IntegerField())
+    return {
+        f"{field}_hit": hit,
+        f"{field}_snippet": Substr(field, start, _SNIPPET_CHARS),
+        f"{field}_start": start,
+    }
+
+
+def search_events(attempt: Attempt, q: str) -> tuple[list[dict], bool]:
+    """Events whose text, output, tool or JSON (input, result…) contain ``q``, any case.
+
+    Returns up to ``search_max_results`` matches in index order, each with a short
+    snippet around the first hit (cut in the database, so a 5 MB output is never
+    loaded), and whether more matched.
+    """
+    limit = settings.BENCHVIEW_LIMITS["search_max_results"]
+    matches = (
+        Event.objects.filter(attempt=attempt)
+        .filter(
+            Q(text__icontains=q)
+            | Q(output__icontains=q)
+            | Q(tool__icontains=q)
+            | Q(doc__icontains=q)
+        )
+        .order_by("index")
+        .annotate(**_snippet("text", q))
+        .annotate(**_snippet("output", q))
+        .values(
+            "index",
+            "type",
+            "tool",
+            "text_hit",
+            "text_snippet",
+            "text_start",
+            "output_hit",
+            "output_snippet",
+            "output_start",
+        )[: limit + 1]
+    )
+    rows = list(matches)
+    return rows[:limit], len(rows) > limit
+
+
+def vendor_requests(attempt: Attempt) -> list[VendorRequest]:
+    """The attempt's vendor log entries (bodies included), one query."""
+    return list(VendorRequest.objects.filter(attempt=attempt).order_by("vendor", "ts", "position"))
+
+
+def endpoint_counts(attempts: list[Attempt]) -> dict[int, Counter]:
+    """Per attempt: how often each (vendor, direction, method, path) was called; one query."""
+    counts: dict[int, Counter] = {a.pk: Counter() for a in attempts}
+    rows = (
+        VendorRequest.objects.filter(attempt__in=attempts)
+        .order_by()
+        .values_list("attempt_id", "vendor", "direction", "method", "path")
+    )
+    for attempt_id, vendor, direction, method, path in rows:
+        counts[attempt_id][(vendor, direction, method, path)] += 1
+    return counts
+
+
+def tool_calls(attempts: list[Attempt]) -> dict[int, list[dict]]:
+    """Per attempt: its tool calls in order (index, tool, ok, input), one query."""
+    calls: dict[int, list[dict]] = {a.pk: [] for a in attempts}
+    rows = (
+        Event.objects.filter(attempt__in=attempts, type="tool_call")
+        .order_by("attempt_id", "index")
+        .values("attempt_id", "index", "tool", "ok", "exit_code", "doc")
+    )
+    for row in rows:
+        calls[row["attempt_id"]].append(row)
+    return calls
+
+
+def check_results(attempts: list[Attempt]) -> dict[int, list]:
+    """Per attempt: its verdict's check results in verdict order, one query."""
+    found: dict[int, list] = {a.pk: [] for a in attempts}
+    rows = CheckResult.objects.filter(attempt__in=attempts).order_by("attempt_id", "position")
+    for result in rows:
+        found[result.attempt_id].append(result)
+    return found

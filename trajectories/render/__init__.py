@@ -1,0 +1,1 @@
+"""Turning untrusted evidence (outputs, JSON, patches) into safe, readable HTML."""

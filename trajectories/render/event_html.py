@@ -1,0 +1,114 @@
+"""The HTML of trajectory events, written in Python rather than a template.
+
+A Django template costs about a millisecond per event here, ten seconds for a
+10,000-event trajectory; this renders the same markup in a few microseconds
+per event. Every value that comes from the release goes through ``esc``
+(``html.escape`` with quotes): nothing untrusted reaches the page unescaped.
+"""
+
+from __future__ import annotations
+
+from html import escape as _escape
+from typing import Any
+
+from django.utils.safestring import SafeString, mark_safe
+
+
+def esc(value: Any) -> str:
+    return _escape(str(value), quote=True)
+
+
+def _chars(n: int) -> str:
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.1f}M"
+    if n >= 1_000:
+        return f"{n / 1_000:.1f}k"
+    return str(n)
+
+
+def _status(e: dict) -> str:
+    if e["type"] != "tool_call":
+        return ""
+    if not e["returned"]:
+        return ' <span class="badge badge-warn">never returned</span>'
+    code = "" if e["exit_code"] is None else f" · exit {esc(e['exit_code'])}"
+    if e["ok"]:
+        return f' <span class="badge badge-ok">ok{code}</span>'
+    return f' <span class="badge badge-fail">failed{code}</span>'
+
+
+def _meta(e: dict) -> str:
+    parts = []
+    if e["clock"]:
+        parts.append(f'<time datetime="{esc(e["ts"])}">{esc(e["clock"])}</time>')
+    if e["elapsed"]:
+        parts.append(f" {e['elapsed']}")
+    if e["duration_ms"] is not None:
+        parts.append(f" · {esc(e['duration_ms'])} ms")
+    tokens = e["tokens"]
+    if tokens:
+        parts.append(f" · {esc(tokens.get('input'))} in / {esc(tokens.get('output'))} out tokens")
+    return "".join(parts)
+
+
+def _full_link(url: str, label: str, length: int) -> str:
+    return f'<a class="full" href="{url}">{label} ({_chars(length)} characters)</a>'
+
+
+def render_event(e: dict, event_url: str) -> str:
+    """One event (a view from ``events.event_view``) as an ``<li id="e<index>">``."""
+    index = e["index"]
+    classes = f"ev ev-{e['kind']}" + (" ev-problem" if e["problem"] else "")
+    full_url = f"{event_url}{index}/"
+    out = [
+        f'<li class="{classes}" id="e{index}"><div class="ev-head">',
+        f'<a class="ev-anchor" href="#e{index}">#{index}</a> ',
+        f'<span class="ev-type">{esc(e["type"])}</span>',
+    ]
+    if e.get("tool"):
+        out.append(f' <span class="ev-tool">{esc(e["tool"])}</span>')
+    out.append(_status(e))
+    if e.get("source"):
+        out.append(f' <span class="badge badge-fail">{esc(e["source"])}</span>')
+    out.append(f' <span class="ev-meta">{_meta(e)}</span>')
+    out.append(
+        f' <button type="button" class="copy-link" data-anchor="e{index}">Copy link</button></div>'
+    )
+    if "text" in e:
+        text = (
+            f'<div class="ev-text" dir="auto">{esc(e["text"])}{"…" if e["text_cut"] else ""}</div>'
+        )
+        if e["text_cut"]:
+            text += _full_link(full_url, "Full text", e["text_length"])
+        if e["kind"] == "reasoning":
+            summary = f"Reasoning ({_chars(e['text_length'])} characters)"
+            text = f'<details class="ev-body"><summary>{summary}</summary>{text}</details>'
+        out.append(text)
+    if e.get("command") is not None:
+        more = "…" if e["command_cut"] else ""
+        out.append(
+            '<pre class="ev-cmd"><span class="prompt" aria-hidden="true">$ </span>'
+            f"{esc(e['command'])}{more}</pre>"
+        )
+    if e.get("input") is not None:
+        out.append(f'<pre class="ev-input">{esc(e["input"])}{"…" if e["input_cut"] else ""}</pre>')
+    if e.get("output") is not None:
+        more = "…" if e["output_cut"] else ""
+        out.append(f'<pre class="ev-out" dir="auto">{esc(e["output"])}{more}</pre>')
+        if e["output_cut"]:
+            out.append(_full_link(full_url, "Full output", e["output_length"]))
+    elif e["type"] == "tool_call" and not e["returned"]:
+        out.append('<p class="ev-note">The call never returned: no result was recorded.</p>')
+    if e.get("extra"):
+        more = "…" if e["extra_cut"] else ""
+        out.append(
+            f'<details class="ev-extra"><summary>More fields</summary>'
+            f"<pre>{esc(e['extra'])}{more}</pre></details>"
+        )
+    out.append("</li>\n")
+    return "".join(out)
+
+
+def render_events(views: list[dict], event_url: str) -> SafeString:
+    """All events' HTML; ``event_url`` is the attempt's ``…/events/`` prefix (a trusted URL)."""
+    return mark_safe("".join(render_event(e, event_url) for e in views))  # noqa: S308 - escaped above
