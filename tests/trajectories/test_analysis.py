@@ -1,0 +1,97 @@
+"""The analysis pages: tool failures and protocol failures."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from leaderboard.models import CheckResult
+from leaderboard.services import batch_publish
+from trajectories.models import Event
+
+pytestmark = pytest.mark.django_db
+
+
+def _page(client, url) -> str:
+    response = client.get(url)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_both_pages_have_one_h1_a_body_class_breadcrumbs_and_a_json_twin(client, imported):
+    for name, body_class in (
+        ("tool-failures", "page-analysis-tool-failures"),
+        ("protocol", "page-analysis-protocol"),
+    ):
+        html = _page(client, f"/{imported.slug}/analysis/{name}/")
+        assert html.count("<h1") == 1
+        assert f'class="{body_class}"' in html
+        assert 'class="breadcrumbs"' in html
+        twin = re.search(r'<link rel="alternate" type="application/json" href="([^"]+)"', html)
+        assert twin and client.get(twin.group(1).replace("&amp;", "&")).status_code == 200
+
+
+def test_tool_failures_list_every_tool_with_its_calls_and_failures(client, imported):
+    html = _page(client, f"/{imported.slug}/analysis/tool-failures/")
+    calls = Event.objects.filter(type="tool_call")
+    tool = calls.filter(ok=False).values_list("tool", flat=True).first()
+    row = re.search(
+        rf"<code>{re.escape(tool)}</code></a></th>\s*<td class=\"num\">(\d+)</td>\s*"
+        r"<td class=\"num\">(\d+)</td>",
+        html,
+    )
+    assert row is not None
+    assert int(row.group(1)) == calls.filter(tool=tool).count()
+    assert int(row.group(2)) == calls.filter(tool=tool, ok=False).count()
+
+
+def test_picking_a_tool_links_each_failed_call_to_its_event(client, imported):
+    failed = Event.objects.filter(type="tool_call", ok=False).select_related(
+        "attempt__model", "attempt__task"
+    )
+    event = failed.order_by("attempt__model__slug", "attempt__task__slug", "index").first()
+    html = _page(client, f"/{imported.slug}/analysis/tool-failures/?tool={event.tool}")
+    a = event.attempt
+    assert f"/attempts/{a.model.slug}/{a.task.slug}/#e{event.index}" in html
+
+
+def test_the_model_filter_narrows_tool_failures(client, imported):
+    html = _page(client, f"/{imported.slug}/analysis/tool-failures/?model=gpt-6-astra-high")
+    calls = Event.objects.filter(type="tool_call", attempt__model__slug="gpt-6-astra-high")
+    assert f"<dd>{calls.count()}</dd>" in html
+
+
+def test_protocol_failures_show_the_requests_each_check_names(client, imported):
+    html = _page(client, f"/{imported.slug}/analysis/protocol/")
+    failed = CheckResult.objects.filter(level="L2", passed=False)
+    assert f"{failed.count()} failed L2 check" in html
+    named = failed.exclude(requests=[]).first()
+    for ref in named.requests:
+        assert f"<code>{ref}</code>" in html
+
+
+def test_staged_evidence_is_left_out_for_the_public(client, imported):
+    batch_publish(batch=imported.batches.get(), live=False)
+    html = _page(client, f"/{imported.slug}/analysis/protocol/")
+    assert "0 failed L2 checks" in html
+
+
+def test_an_unknown_bench_is_a_404(client, db):
+    assert client.get("/no-such-bench/analysis/protocol/").status_code == 404
+
+
+def test_page_queries_do_not_grow_with_the_rows_shown(client, imported, settings):
+    counts = []
+    for limit in (3, 300):
+        settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "analysis_max_rows": limit}
+        for url in (
+            f"/{imported.slug}/analysis/protocol/",
+            f"/{imported.slug}/analysis/tool-failures/?tool=Bash",
+        ):
+            with CaptureQueriesContext(connection) as captured:
+                client.get(url)
+            counts.append((url, len(captured)))
+    assert counts[:2] == counts[2:]
