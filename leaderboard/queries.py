@@ -8,11 +8,12 @@ matrix cell would cost more than the query itself.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, OuterRef, Prefetch, Q, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Count, IntegerField, OuterRef, Prefetch, Subquery, TextField
+from django.db.models.functions import Cast, Coalesce
 from django.http import Http404
 
 from leaderboard.models import (
@@ -25,9 +26,10 @@ from leaderboard.models import (
     Model,
     Task,
 )
-from leaderboard.scoring import MISSING_ATTEMPT, MISSING_VERDICT
 
 HOME_TOP_MODELS = 5
+# How an empty flag list reads as JSON text (SQLite, PostgreSQL).
+NO_FLAGS = frozenset({"[]", "[ ]", None})
 
 
 def bench_or_404(slug: str) -> Bench:
@@ -81,31 +83,27 @@ class FlagReasons:
     missing_attempt: int = 0
 
 
-def flag_reasons(bench: Bench, models: list[Model]) -> dict[int, FlagReasons]:
+def flag_reasons(models: list[Model]) -> dict[int, FlagReasons]:
     """Why each model's flagged tasks were flagged: one grouped query.
 
-    A model with no attempt on a task is flagged for a missing attempt, so the
-    missing attempts are the public tasks minus the attempts present (plus any
-    attempt that carries the flag itself).
+    A public task with no attempt row is a missing attempt; the rest of the
+    stored ``flagged`` count are cells the release flagged itself, which on
+    a present attempt means a missing verdict. Counting attempt rows reads
+    only the (model, task) index, where matching the flags' JSON would read
+    every attempt of the bench.
     """
-    rows = (
-        Attempt.objects.filter(bench=bench)
+    present = dict(
+        Attempt.objects.filter(model__in=[m.pk for m in models])
         .order_by()
         .values("model_id")
-        .annotate(
-            present=Count("pk"),
-            # JSON text match: the flags are a short list of known strings.
-            verdict=Count("pk", filter=Q(flags__icontains=f'"{MISSING_VERDICT}"')),
-            attempt=Count("pk", filter=Q(flags__icontains=f'"{MISSING_ATTEMPT}"')),
-        )
+        .annotate(n=Count("task_id"))
+        .values_list("model_id", "n")
     )
-    counts = {row["model_id"]: row for row in rows}
     reasons = {}
     for model in models:
-        row = counts.get(model.pk, {"present": 0, "verdict": 0, "attempt": 0})
+        missing = max(model.tasks - present.get(model.pk, 0), 0)
         reasons[model.pk] = FlagReasons(
-            missing_verdict=row["verdict"],
-            missing_attempt=max(model.tasks - row["present"], 0) + row["attempt"],
+            missing_verdict=max(model.flagged - missing, 0), missing_attempt=missing
         )
     return reasons
 
@@ -193,11 +191,22 @@ def matrix_cells(
     """(model pk, task pk) -> (score, flags, has_detail) for the shown tasks: one query."""
     if not task_ids:
         return {}
-    attempts = Attempt.objects.filter(bench=bench, task_id__in=task_ids)
+    # The task ids already belong to the bench; filtering on bench too would
+    # lead SQLite to scan every attempt of the bench through its bench index.
+    attempts = Attempt.objects.filter(task_id__in=task_ids)
     if model_ids is not None:
         attempts = attempts.filter(model_id__in=model_ids)
-    rows = attempts.order_by().values_list("model_id", "task_id", "score", "flags", "has_detail")
-    return {(m, t): (score, flags, detail) for m, t, score, flags, detail in rows}
+    # Flags as JSON text and the detail bit as an integer skip Django's
+    # per-row converters: most cells have no flags, so "[]" is never parsed.
+    rows = (
+        attempts.order_by()
+        .annotate(flags_text=Cast("flags", TextField()), detail=Cast("has_detail", IntegerField()))
+        .values_list("model_id", "task_id", "score", "flags_text", "detail")
+    )
+    return {
+        (m, t): (score, json.loads(flags) if flags not in NO_FLAGS else [], bool(detail))
+        for m, t, score, flags, detail in rows
+    }
 
 
 # --------------------------------------------------------------------------- model page

@@ -29,12 +29,17 @@ class MatrixRow:
     rank: int
 
 
-def _attempt_prefix(bench: str, model: str) -> str:
-    # One reverse per row instead of per cell: attempt addresses differ only in
-    # their last segment, and release slugs need no URL quoting.
+def _address_prefix(name: str, *args: str) -> str:
+    # Addresses that differ only in their last slug share everything before
+    # it; one reverse() per row or page instead of one per cell. Release slugs
+    # need no URL quoting.
     probe = "probe"
-    url = reverse("attempt", args=[bench, model, probe])
+    url = reverse(name, args=[*args, probe])
     return url[: -len(probe) - 1]
+
+
+# heat_class for the 101 scores a cell can show, looked up instead of called.
+_HEAT = [heat_class(i / 100) for i in range(101)]
 
 
 def matrix_body(
@@ -48,39 +53,45 @@ def matrix_body(
     """``<tr>`` rows: the model's name and score, then one cell per column."""
     out: list[str] = []
     column_bits = [(c.pk, escape(c.slug), c.released, c.visible) for c in columns]
+    model_prefix = escape(_address_prefix("model", bench))
+    missing = '<td class="c heat-none" title="no attempt (missing-attempt)">–</td>'
     for row in rows:
-        model_url = escape(reverse("model", args=[bench, row.slug]))
-        attempt_prefix = escape(_attempt_prefix(bench, row.slug))
+        slug = escape(row.slug)
+        attempt_prefix = escape(_address_prefix("attempt", bench, row.slug))
         shown = f"{row.score * 100:.1f}%" if percent else f"{row.score:.3f}"
         out.append(
             f'<tr><th scope="row" class="m-name">'
-            f'<a href="{model_url}">{escape(row.display_name)}</a>'
+            f'<a href="{model_prefix}{slug}/">{escape(row.display_name)}</a>'
             f'<span class="m-harness">{escape(row.harness)}</span></th>'
             f'<td class="m-score num">{shown}</td>'
         )
         for task_pk, task_slug, released, visible in column_bits:
             cell = cells.get((row.pk, task_pk))
             if cell is None:
-                out.append('<td class="c heat-none" title="no attempt (missing-attempt)">–</td>')
+                out.append(missing)
                 continue
-            score, flags, has_detail = cell
-            classes = ["c", heat_class(score)]
-            tip = f"{score:.3f}"
+            value, flags, has_detail = cell
+            percent_value = round(min(max(value, 0.0), 1.0) * 100)
+            classes = "c " + _HEAT[percent_value]
+            tip = f"{value:.3f}"
             if flags:
-                classes.append("flagged")
-                tip += " · " + ", ".join(flags)
-            text = f"{round(score * 100)}"
+                classes += " flagged"
+                tip += escape(" · " + ", ".join(flags))
             if not released:
-                classes.append("unreleased")
-                tip += " · unreleased: no detail yet"
-                inner = text
+                out.append(
+                    f'<td class="{classes} unreleased" title="{tip} · unreleased: no detail yet">'
+                    f"{percent_value}</td>"
+                )
             elif visible and has_detail:
-                inner = f'<a href="{attempt_prefix}{task_slug}/">{text}</a>'
+                out.append(
+                    f'<td class="{classes}" title="{tip}">'
+                    f'<a href="{attempt_prefix}{task_slug}/">{percent_value}</a></td>'
+                )
             else:
-                # Staged for staff only, or released without an attempt folder.
-                classes.append("no-detail")
-                tip += " · detail not public" if not visible else " · no attempt folder"
-                inner = text
-            out.append(f'<td class="{" ".join(classes)}" title="{escape(tip)}">{inner}</td>')
+                # Staged (staff only), or released without an attempt folder.
+                why = "detail not public" if not visible else "no attempt folder"
+                out.append(
+                    f'<td class="{classes} no-detail" title="{tip} · {why}">{percent_value}</td>'
+                )
         out.append("</tr>")
     return mark_safe("".join(out))  # noqa: S308 - every piece escaped above

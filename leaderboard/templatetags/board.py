@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from django import template
 from django.utils.html import format_html
-from django.utils.safestring import SafeString
-
-from leaderboard.render import svg
 
 register = template.Library()
 
@@ -63,11 +60,6 @@ def heat_class(value: float | None) -> str:
 
 
 register.filter("heat", heat_class)
-
-
-@register.simple_tag
-def whisker(model) -> SafeString:
-    return svg.ci_whisker(model.score, model.ci_low, model.ci_high)
 
 
 @register.simple_tag(takes_context=True)

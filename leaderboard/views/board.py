@@ -9,10 +9,12 @@ from typing import Any
 
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.safestring import SafeString
 
 from leaderboard import queries
 from leaderboard.models import Model, Task
-from leaderboard.render.svg import ChartPoint, score_cost_chart
+from leaderboard.render.board import flag_reason_text, surface_cells
+from leaderboard.render.svg import ChartPoint, ci_whisker, score_cost_chart
 
 # Sort keys in their natural direction (the one a first click gives). Every
 # key ends with rank and slug, so the order is total whatever the column.
@@ -53,9 +55,10 @@ def sort_models(models: list[Model], sort: str) -> tuple[list[Model], str]:
 class BoardRow:
     model: Model
     tied: bool
-    reasons: queries.FlagReasons
+    flag_reasons: str
     disagreement: queries.ModelDisagreements | None
-    surfaces: list[dict | None]
+    surface_cells: SafeString
+    whisker: SafeString
     href: str
 
 
@@ -71,7 +74,7 @@ def board(request, bench: str):
         .values_list("surface", flat=True)
         .distinct()
     )
-    reasons = queries.flag_reasons(bench, models)
+    reasons = queries.flag_reasons(models)
     disagreements = queries.disagreements_by_model(bench)
     models, sort = sort_models(models, request.GET.get("sort", ""))
     ranks = Counter(m.rank for m in models)
@@ -79,9 +82,10 @@ def board(request, bench: str):
         BoardRow(
             model=m,
             tied=ranks[m.rank] > 1,
-            reasons=reasons[m.pk],
+            flag_reasons=flag_reason_text(reasons[m.pk]),
             disagreement=disagreements.get(m.pk),
-            surfaces=[m.by_surface.get(s) for s in surfaces],
+            surface_cells=surface_cells(m, surfaces, percent=bench.is_pass_fail),
+            whisker=ci_whisker(m.score, m.ci_low, m.ci_high),
             href=reverse("model", args=[bench.slug, m.slug]),
         )
         for m in models

@@ -1,0 +1,162 @@
+"""Server-side time of the leaderboard, matrix, model and task pages at scale.
+
+    .venv/bin/python benchmarks/pages.py [--db /tmp/benchview-pages.sqlite3] [--reuse]
+                                         [--models 100] [--tasks 1000] [--runs 7]
+
+Builds a synthetic release of 100 models × 1,000 tasks (ten released, few
+events, so it builds in seconds and imports in about a minute and a half)
+into a SQLite database of its own, never the developer's ``db.sqlite3``.
+``--reuse`` keeps a database an earlier run built (same sizes), to time
+again after a change without importing again. ``--database-url`` times
+another database (for example PostgreSQL) instead; it must be empty or hold
+this benchmark's bench.
+
+Each page is fetched once to warm up, then ``--runs`` times with Django's
+test client (the whole request: URL routing, middleware, queries, template);
+the median is compared with its target on these 2-core machines:
+leaderboard < 100 ms, each matrix page < 500 ms (task columns are paged),
+model and task pages < 200 ms. The full matrix (every page) is reported too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+BENCH = "pages-bench"
+
+TARGETS_MS = {"leaderboard": 100, "matrix page": 500, "model": 200, "task": 200}
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--db", default=str(Path(tempfile.gettempdir()) / "benchview-pages.sqlite3")
+    )
+    parser.add_argument("--database-url", default=None, help="time this database instead")
+    parser.add_argument("--reuse", action="store_true", help="keep an already built database")
+    parser.add_argument("--models", type=int, default=100)
+    parser.add_argument("--tasks", type=int, default=1000)
+    parser.add_argument("--released", type=int, default=10)
+    parser.add_argument("--runs", type=int, default=7)
+    return parser.parse_args()
+
+
+def setup_django(args: argparse.Namespace) -> None:
+    if args.database_url:
+        os.environ["DATABASE_URL"] = args.database_url
+    else:
+        db = Path(args.db).resolve()
+        if db == (ROOT / "db.sqlite3").resolve():
+            sys.exit("refusing to use the developer's db.sqlite3; pick another --db")
+        if not args.reuse:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{db}{suffix}").unlink(missing_ok=True)
+        os.environ["DATABASE_URL"] = f"sqlite:///{db}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+
+
+def build(args: argparse.Namespace) -> None:
+    from django.core.management import call_command
+
+    from ingest.reader import open_release
+    from ingest.sample import generate_release
+    from ingest.services import release_import
+    from leaderboard.models import Bench
+
+    call_command("migrate", verbosity=0)
+    bench = Bench.objects.filter(slug=BENCH).first()
+    if bench is not None and args.reuse:
+        counts = (bench.models.count(), bench.tasks.count())
+        if counts == (args.models, args.tasks):
+            print(f"reusing {BENCH}: {counts[0]} models × {counts[1]} tasks")
+            return
+        sys.exit(f"the database holds {counts[0]} × {counts[1]}; drop --reuse to rebuild")
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "release"
+        started = time.perf_counter()
+        summary = generate_release(
+            root,
+            models=args.models,
+            tasks=args.tasks,
+            released=args.released,
+            events=4 * args.models * args.released,
+            bench=BENCH,
+        )
+        print(f"generated {summary} in {time.perf_counter() - started:.1f}s")
+        started = time.perf_counter()
+        with open_release(root) as source:
+            release_import(source=source)
+        print(f"imported in {time.perf_counter() - started:.1f}s")
+
+
+def timed(client, url: str, runs: int) -> tuple[float, float, int]:
+    """Median and fastest time in ms of ``runs`` fetches, after one warm-up."""
+    response = client.get(url)
+    if response.status_code != 200:
+        sys.exit(f"{url} answered {response.status_code}")
+    samples = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        client.get(url)
+        samples.append((time.perf_counter() - started) * 1000)
+    return statistics.median(samples), min(samples), len(response.content)
+
+
+def main() -> None:
+    args = parse_args()
+    setup_django(args)
+    build(args)
+
+    from django.conf import settings
+    from django.test import Client
+    from django.urls import reverse
+
+    from leaderboard.models import Model, Task
+
+    model = Model.objects.filter(bench__slug=BENCH).order_by("rank", "slug").first()
+    task = Task.objects.filter(bench__slug=BENCH).live().order_by("slug").first()
+    per_page = settings.BENCHVIEW_LIMITS["matrix_tasks_per_page"]
+    pages = -(-args.tasks // per_page)
+    client = Client()
+    matrix = reverse("matrix", args=[BENCH])
+    rows = [
+        ("leaderboard", reverse("bench", args=[BENCH])),
+        ("matrix page", matrix),
+        ("matrix page", f"{matrix}?page={pages}"),
+        ("model", reverse("model", args=[BENCH, model.slug])),
+        ("task", reverse("task", args=[BENCH, task.slug])),
+    ]
+    print(f"\n{'page':<12} {'median ms':>10} {'best ms':>8} {'target':>8} {'KiB':>7}  url")
+    failed = False
+    for name, url in rows:
+        median, best, size = timed(client, url, args.runs)
+        ok = median < TARGETS_MS[name]
+        failed |= not ok
+        verdict = "ok" if ok else "SLOW"
+        print(
+            f"{name:<12} {median:10.1f} {best:8.1f} {'<' + str(TARGETS_MS[name]):>8} "
+            f"{size / 1024:7.0f}  {url}  {verdict}"
+        )
+    total = 0.0
+    for number in range(1, pages + 1):
+        total += timed(client, f"{matrix}?page={number}", max(3, args.runs // 2))[0]
+    print(
+        f"full matrix: {pages} pages of {per_page} task columns, {total:.0f} ms in all "
+        f"(target for an unpaged matrix: < 2000 ms)"
+    )
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
