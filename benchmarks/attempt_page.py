@@ -99,7 +99,7 @@ def measure_server(url: str, runs: int) -> dict:
         with CaptureQueriesContext(connection) as ctx:
             started = time.perf_counter()
             response = client.get(url)
-            body = response.content
+            body = b"".join(response.streaming_content)
             times.append(time.perf_counter() - started)
         assert response.status_code == 200, response.status_code
         queries, size = len(ctx.captured_queries), len(body)
@@ -137,10 +137,16 @@ IN_VIEW = """(id) => {
 }"""
 
 
+TIMING = """(() => {
+  const n = performance.getEntriesByType('navigation')[0];
+  return `first byte ${n.responseStart.toFixed(0)} ms, last byte ${n.responseEnd.toFixed(0)} ms, `
+    + `parsed ${n.domInteractive.toFixed(0)} ms, load ${n.loadEventEnd.toFixed(0)} ms`;
+})()"""
+
 DEBUG = """(id) => {
   const el = document.getElementById(id);
-  return {exists: !!el, top: el && el.getBoundingClientRect().top, target: el && el.matches(':target'),
-          scrollY, ready: document.readyState, hash: location.hash};
+  return {exists: !!el, top: el && el.getBoundingClientRect().top,
+          target: el && el.matches(':target'), scrollY, ready: document.readyState};
 }"""
 
 
@@ -163,7 +169,9 @@ def measure_browser(base: str, url: str, anchor: str, runs: int) -> dict:
             in_view_ms = page.evaluate("performance.now()")
             page.wait_for_load_state("load")
             top = page.evaluate(f"document.getElementById('{anchor}').getBoundingClientRect().top")
+            timing = page.evaluate(TIMING)
             results.append((in_view_ms, top))
+            print(f"  run: in view {in_view_ms:.0f} ms; {timing}")
             page.close()
         browser.close()
     ms = [r[0] for r in results]
@@ -194,9 +202,10 @@ def main() -> None:
             f"server render: cold {long['cold_s']:.3f}s, best {long['best_s']:.3f}s, "
             f"median {long['median_s']:.3f}s (target < 1 s)"
         )
+        constant = "constant" if long["queries"] == short["queries"] else "NOT constant"
         print(
-            f"queries: {long['queries']} for {long_events} events, {short['queries']} for "
-            f"{short_events} events ({'constant' if long['queries'] == short['queries'] else 'NOT constant'})"
+            f"queries: {long['queries']} for {long_events} events, "
+            f"{short['queries']} for {short_events} events ({constant})"
         )
         print(f"HTML: {long['bytes'] / 1e6:.2f} MB (target < 10 MB)")
         if not args.no_browser:
@@ -208,8 +217,8 @@ def main() -> None:
                 server.shutdown()
             print(
                 f"deep link #{anchor}: in view and :target {browser['best_ms']:.0f} ms "
-                f"(median {browser['median_ms']:.0f} ms) after navigation start (target < 2000 ms); "
-                f"top after load {browser['top_px_after_load']:.0f}px"
+                f"(median {browser['median_ms']:.0f} ms) after navigation start "
+                f"(target < 2000 ms); top after load {browser['top_px_after_load']:.0f}px"
             )
 
 

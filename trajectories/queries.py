@@ -7,6 +7,7 @@ ordering goes through the attempt and would join four tables per event.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 from django.conf import settings
 from django.db.models import F, IntegerField, Q, QuerySet, Value
@@ -19,6 +20,9 @@ from trajectories.models import Event, VendorRequest
 # Characters of context shown before a search hit, and the snippet's length.
 _SNIPPET_BEFORE = 60
 _SNIPPET_CHARS = 240
+
+# Rows fetched from the database at a time while the page streams.
+EVENT_CHUNK = 1000
 
 EVENT_PAGE_FIELDS = ("index", "type", "ts", "tool", "ok", "exit_code", "doc")
 
@@ -69,14 +73,14 @@ def other_models(task: Task) -> list[Model]:
     )
 
 
-def page_events(attempt: Attempt) -> list[dict]:
-    """Every event of the attempt in one query, with only a preview of the long text.
+def page_events(attempt: Attempt) -> Iterator[dict]:
+    """Every event of the attempt in one query, streamed, with only a preview of the long text.
 
     The database cuts ``text`` and ``output`` (one character past the preview, so
     the page knows whether it was cut) and reports their full lengths.
     """
     limit = settings.BENCHVIEW_LIMITS["event_preview_chars"]
-    return list(
+    return (
         Event.objects.filter(attempt=attempt)
         .order_by("index")
         .values(
@@ -86,6 +90,20 @@ def page_events(attempt: Attempt) -> list[dict]:
             text_length=Length("text"),
             output_length=Length("output"),
         )
+        .iterator(chunk_size=EVENT_CHUNK)
+    )
+
+
+def problem_events(attempt: Attempt) -> list[tuple[int, str, str, bool | None]]:
+    """``(index, type, tool, ok)`` of errors, failed tool calls and calls that never
+    returned (``ok`` is null: no result), in index order; one query."""
+    return list(
+        Event.objects.filter(attempt=attempt)
+        .filter(
+            Q(type="error") | Q(type="tool_call", ok=False) | Q(type="tool_call", ok__isnull=True)
+        )
+        .order_by("index")
+        .values_list("index", "type", "tool", "ok")
     )
 
 

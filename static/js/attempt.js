@@ -1,21 +1,18 @@
-// Attempt page: j/k move between events, "Copy link" copies an event's address.
+// Attempt page: j/k move between events; a "Copy link" button copies an event's address.
 // The page works without this file: anchors, :target marking, type toggles
-// (CSS :has) and the server-side search are plain HTML and CSS.
+// (sibling checkboxes and CSS) and the server-side search are plain HTML and CSS.
 (function () {
   "use strict";
-  document.documentElement.classList.add("js");
 
   function events() {
     return document.querySelectorAll("ol.events > li.ev");
   }
 
-  function visible(el) {
-    return el.offsetParent !== null; // hidden by a type toggle: display none
+  function shown(el) {
+    return el.offsetParent !== null; // false when a type toggle hides it
   }
 
-  function currentIndex(list) {
-    var id = decodeURIComponent(location.hash.slice(1));
-    if (!id) return -1;
+  function indexOf(list, id) {
     for (var i = 0; i < list.length; i++) if (list[i].id === id) return i;
     return -1;
   }
@@ -23,17 +20,20 @@
   function move(step) {
     var list = events();
     if (!list.length) return;
-    var i = currentIndex(list);
+    var i = indexOf(list, decodeURIComponent(location.hash.slice(1)));
     if (i === -1) {
-      // Start from the first event on screen.
-      for (i = 0; i < list.length; i++) if (list[i].getBoundingClientRect().bottom > 0 && visible(list[i])) break;
+      // No event is marked: start from the first one on screen.
+      for (i = 0; i < list.length - 1; i++) {
+        if (shown(list[i]) && list[i].getBoundingClientRect().bottom > 0) break;
+      }
       i -= step;
     }
     for (var j = i + step; j >= 0 && j < list.length; j += step) {
-      if (visible(list[j])) {
+      if (shown(list[j])) {
         // Replacing the fragment marks the event (:target) and scrolls to it
-        // without filling the history with one entry per key press.
+        // without one history entry per key press.
         location.replace("#" + list[j].id);
+        attach(list[j]);
         return;
       }
     }
@@ -47,24 +47,47 @@
     else if (event.key === "k") { move(-1); event.preventDefault(); }
   });
 
-  function copied(button, text) {
-    var label = button.textContent;
-    button.textContent = text;
-    setTimeout(function () { button.textContent = label; }, 1500);
+  // One button, moved into whichever event the pointer, focus or fragment is on.
+  var button = document.createElement("button");
+  button.type = "button";
+  button.className = "copy-link";
+  button.textContent = "Copy link";
+
+  function attach(ev) {
+    var head = ev && ev.querySelector(".ev-head");
+    if (head && button.parentNode !== head) {
+      button.dataset.anchor = ev.id;
+      button.textContent = "Copy link";
+      head.appendChild(button);
+    }
   }
 
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("button.copy-link");
-    if (!button) return;
+  function follow(event) {
+    var ev = event.target.closest && event.target.closest("ol.events > li.ev");
+    if (ev) attach(ev);
+  }
+  document.addEventListener("mouseover", follow);
+  document.addEventListener("focusin", follow);
+  window.addEventListener("hashchange", function () {
+    attach(document.getElementById(decodeURIComponent(location.hash.slice(1))));
+  });
+  if (location.hash) attach(document.getElementById(decodeURIComponent(location.hash.slice(1))));
+
+  function done(text) {
+    button.textContent = text;
+    setTimeout(function () { button.textContent = "Copy link"; }, 1500);
+  }
+
+  button.addEventListener("click", function () {
     var url = location.origin + location.pathname + "#" + button.dataset.anchor;
     if (navigator.clipboard && navigator.clipboard.writeText) {
       navigator.clipboard.writeText(url).then(
-        function () { copied(button, "Copied"); },
-        function () { location.hash = button.dataset.anchor; copied(button, "Link in address bar"); }
+        function () { done("Copied"); },
+        function () { location.hash = button.dataset.anchor; done("In the address bar"); }
       );
     } else {
       location.hash = button.dataset.anchor;
-      copied(button, "Link in address bar");
+      done("In the address bar");
     }
   });
 })();

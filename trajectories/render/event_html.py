@@ -40,7 +40,8 @@ def _status(e: dict) -> str:
 def _meta(e: dict) -> str:
     parts = []
     if e["clock"]:
-        parts.append(f'<time datetime="{esc(e["ts"])}">{esc(e["clock"])}</time>')
+        # Plain text, not <time>: one element less per event on long pages.
+        parts.append(esc(e["clock"]))
     if e["elapsed"]:
         parts.append(f" {e['elapsed']}")
     if e["duration_ms"] is not None:
@@ -70,10 +71,9 @@ def render_event(e: dict, event_url: str) -> str:
     out.append(_status(e))
     if e.get("source"):
         out.append(f' <span class="badge badge-fail">{esc(e["source"])}</span>')
-    out.append(f' <span class="ev-meta">{_meta(e)}</span>')
-    out.append(
-        f' <button type="button" class="copy-link" data-anchor="e{index}">Copy link</button></div>'
-    )
+    # The copy-link button is added by attempt.js to the event under the pointer
+    # or focus: one button instead of ten thousand that do nothing without JS.
+    out.append(f' <span class="ev-meta">{_meta(e)}</span></div>')
     if "text" in e:
         text = (
             f'<div class="ev-text" dir="auto">{esc(e["text"])}{"…" if e["text_cut"] else ""}</div>'

@@ -8,6 +8,7 @@ model attributes.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
@@ -129,24 +130,33 @@ def _tool_call(view: dict, row: dict, doc: dict, preview: int, input_preview: in
         view["output_length"] = row["output_length"]
 
 
-def event_views(rows: list[dict], limits: dict) -> list[dict[str, Any]]:
-    start = next((_parse_ts(r["ts"]) for r in rows if r["ts"]), None)
-    return [event_view(row, start=start, limits=limits) for row in rows]
+def event_views(rows: Iterable[dict], limits: dict) -> Iterator[dict[str, Any]]:
+    """Views of ``rows`` as they come (the page streams them); elapsed time counts
+    from the first event that has a time."""
+    start = None
+    for row in rows:
+        if start is None and row["ts"]:
+            start = _parse_ts(row["ts"])
+        yield event_view(row, start=start, limits=limits)
 
 
 def tool_summary(
-    views: list[dict], calls: dict[str, int], failed: dict[str, int]
+    problems: list[tuple[int, str, str, bool | None]],
+    calls: dict[str, int],
+    failed: dict[str, int],
 ) -> list[dict[str, Any]]:
-    """Per tool: calls, failed calls and the first few failures' indices (most calls first)."""
+    """Per tool: calls, failed calls and the first few failures' indices (most calls first).
+
+    ``problems`` are ``(index, type, tool, ok)`` rows from ``queries.problem_events``.
+    """
     firsts: dict[str, list[int]] = defaultdict(list)
     never: dict[str, list[int]] = defaultdict(list)
-    for view in views:
-        if view["type"] != "tool_call":
+    for index, event_type, tool, ok in problems:
+        if event_type != "tool_call":
             continue
-        if view.get("ok") is False and len(firsts[view["tool"]]) < FIRST_FAILURES:
-            firsts[view["tool"]].append(view["index"])
-        if not view["returned"] and len(never[view["tool"]]) < FIRST_FAILURES:
-            never[view["tool"]].append(view["index"])
+        found = firsts if ok is False else never
+        if len(found[tool]) < FIRST_FAILURES:
+            found[tool].append(index)
     return [
         {
             "tool": tool,

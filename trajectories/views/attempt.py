@@ -1,9 +1,19 @@
-"""The attempt page: header, verdict, trajectory, patch and vendor log of one attempt."""
+"""The attempt page: header, verdict, trajectory, patch and vendor log of one attempt.
+
+The page is streamed: the header and evidence sections render first through
+the template, then the events in batches as they come from the database, so a
+browser parses a 10,000-event trajectory while the server is still writing it.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import islice
+
 from django.conf import settings
-from django.shortcuts import render
+from django.http import StreamingHttpResponse
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from trajectories import queries
 from trajectories.render.diff import parse_patch
@@ -14,6 +24,11 @@ from trajectories.render.evidence import vendor_logs, verdict_groups
 PATCH_VIEWS = ("unified", "split")
 # How many error events the summary links to.
 FIRST_ERRORS = 5
+# Where the events go in the rendered template. Page text never contains it:
+# every value from a release is escaped, so it cannot hold a raw "<!--".
+EVENTS_MARK = "<!--benchview:events-->"
+# Events rendered per piece of the streamed response.
+EVENTS_PER_PIECE = 500
 
 
 def attempt(request, bench: str, model: str, task: str):
@@ -22,16 +37,13 @@ def attempt(request, bench: str, model: str, task: str):
     evidence = found.evidence
     q = request.GET.get("q", "").strip()
     view = request.GET.get("view")
-    patch_view = view if view in PATCH_VIEWS else "unified"
 
     requests = queries.vendor_requests(found)
     results = list(found.check_results.order_by("position"))
     groups = verdict_groups(results, {r.ref for r in requests})
     checks = [c for g in groups for c in g.checks]
-    events = event_views(queries.page_events(found), limits)
-    search = queries.search_events(found, q) if q else None
-    return render(
-        request,
+    problems = queries.problem_events(found)
+    page = render_to_string(
         "trajectories/attempt.html",
         {
             "attempt": found,
@@ -39,26 +51,38 @@ def attempt(request, bench: str, model: str, task: str):
             "model": found.model,
             "task": found.task,
             "evidence": evidence,
-            "events_html": render_events(events, f"{request.path}events/"),
+            "events_mark": mark_safe(EVENTS_MARK),  # noqa: S308 - a constant
             "summary": found.summary_document() or {},
             "verdict": found.verdict_document(results) if found.has_verdict else None,
             "groups": groups,
-            "events": events,
             "toggles": type_toggles(evidence.events_by_type),
             "tools": tool_summary(
-                events, evidence.tool_calls_by_tool, evidence.failed_tool_calls_by_tool
+                problems, evidence.tool_calls_by_tool, evidence.failed_tool_calls_by_tool
             ),
-            "errors": [e["index"] for e in events if e["type"] == "error"][:FIRST_ERRORS],
+            "errors": [p[0] for p in problems if p[1] == "error"][:FIRST_ERRORS],
             "q": q,
-            "search": search,
+            "search": queries.search_events(found, q) if q else None,
             "patch": _patch(evidence, limits),
-            "patch_view": patch_view,
+            "patch_view": view if view in PATCH_VIEWS else "unified",
             "vendors": vendor_logs(
                 requests, evidence.vendor_order, checks, limits["vendor_body_preview_chars"]
             ),
-            "limits": limits,
         },
+        request,
     )
+    head, tail = page.split(EVENTS_MARK, 1)
+    views = event_views(queries.page_events(found), limits)
+    return StreamingHttpResponse(
+        _pieces(head, views, f"{request.path}events/", tail),
+        content_type="text/html; charset=utf-8",
+    )
+
+
+def _pieces(head: str, views: Iterator[dict], event_url: str, tail: str) -> Iterator[str]:
+    yield head
+    while batch := list(islice(views, EVENTS_PER_PIECE)):
+        yield render_events(batch, event_url)
+    yield tail
 
 
 def _patch(evidence, limits):
