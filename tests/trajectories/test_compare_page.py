@@ -1,0 +1,153 @@
+"""The compare page and its alignment, statistics and endpoint helpers."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from django.urls import reverse
+
+from leaderboard.models import Attempt, Model
+from leaderboard.services import batch_publish
+from trajectories.comparison import endpoint, endpoint_rows, lcs_pairs, normalised_step
+
+
+def compare_url(task, a, b) -> str:
+    return reverse("compare", args=[task.bench.slug, task.slug, a, b])
+
+
+def pair_with_differing_checks():
+    """Two released attempts on one live task whose verdicts differ on some check."""
+    for task_id in Attempt.objects.released().values_list("task", flat=True).distinct():
+        attempts = list(
+            Attempt.objects.released()
+            .filter(task_id=task_id, task__batch__live=True, checks_total__gt=0)
+            .select_related("bench", "task", "model")
+            .order_by("model__slug")
+        )
+        for a in attempts:
+            for b in attempts:
+                outcomes_a = dict(a.check_results.values_list("name", "passed"))
+                outcomes_b = dict(b.check_results.values_list("name", "passed"))
+                if a != b and outcomes_a != outcomes_b:
+                    return a.task, a, b, outcomes_a, outcomes_b
+    raise AssertionError("the small release has no pair of differing verdicts")
+
+
+@pytest.mark.django_db
+def test_differing_checks_come_first_and_are_marked(client, imported):
+    task, a, b, outcomes_a, outcomes_b = pair_with_differing_checks()
+    html = client.get(compare_url(task, a.model.slug, b.model.slug)).content.decode()
+    table = html.split('<section id="checks">', 1)[1].split("</section>", 1)[0]
+    rows = table.split("<tr")[2:]
+    differing = {n for n in outcomes_a if outcomes_a[n] != outcomes_b.get(n)}
+    marked = [r for r in rows if 'class="differs"' in r]
+    assert len(marked) == len(differing) > 0
+    assert rows[: len(marked)] == marked
+    assert all(any(f"<code>{n}</code>" in r for r in marked) for n in differing)
+
+
+@pytest.mark.django_db
+def test_the_page_shows_both_patches_and_the_diff_between_them(client, imported):
+    task, a, b, *_ = pair_with_differing_checks()
+    html = client.get(compare_url(task, a.model.slug, b.model.slug)).content.decode()
+    patches = html.split('<section id="patches">', 1)[1].split('<section id="stats">', 1)[0]
+    assert f"{a.model.slug}/patch.diff → {b.model.slug}/patch.diff" in patches
+    assert patches.count('class="diff diff-unified hl"') >= 2
+    assert html.count("<h1") == 1 and 'class="page-compare"' in html
+
+
+@pytest.mark.django_db
+def test_swap_and_pick_another_model_links(client, imported):
+    task, a, b, *_ = pair_with_differing_checks()
+    html = client.get(compare_url(task, a.model.slug, b.model.slug)).content.decode()
+    assert f'href="{compare_url(task, b.model.slug, a.model.slug)}"' in html
+    others = Model.objects.filter(attempts__task=task, attempts__has_detail=True).exclude(
+        slug__in=[a.model.slug, b.model.slug]
+    )
+    for other in others:
+        assert f'href="{compare_url(task, a.model.slug, other.slug)}"' in html
+        assert f'href="{compare_url(task, other.slug, b.model.slug)}"' in html
+
+
+@pytest.mark.django_db
+def test_each_aligned_step_links_to_its_event(client, imported):
+    task, a, b, *_ = pair_with_differing_checks()
+    html = client.get(compare_url(task, a.model.slug, b.model.slug)).content.decode()
+    alignment = html.split('<section id="alignment">', 1)[1].split("</section>", 1)[0]
+    attempt_a = reverse("attempt", args=[task.bench.slug, a.model.slug, task.slug])
+    for index in a.events.filter(type="tool_call").values_list("index", flat=True):
+        assert f'href="{attempt_a}#e{index}"' in alignment
+
+
+@pytest.mark.django_db
+def test_query_count_is_constant(client, imported, django_assert_num_queries):
+    task, a, b, *_ = pair_with_differing_checks()
+    url = compare_url(task, a.model.slug, b.model.slug)
+    # 1 the task (visible to the user); 2 both attempts with their evidence and
+    # patches; 3 both verdicts' check results; 4 both attempts' tool calls;
+    # 5 both attempts' vendor request endpoints; 6 the models to pick from.
+    with django_assert_num_queries(6):
+        assert client.get(url).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_model_without_an_attempt_and_unpublished_tasks_answer_404(
+    client, admin_client, imported
+):
+    task, a, b, *_ = pair_with_differing_checks()
+    assert client.get(compare_url(task, a.model.slug, "nobody")).status_code == 404
+    batch_publish(batch=task.batch, live=False)
+    assert client.get(compare_url(task, a.model.slug, b.model.slug)).status_code == 404
+    assert admin_client.get(compare_url(task, a.model.slug, b.model.slug)).status_code == 200
+    unreleased = Attempt.objects.filter(task__batch__isnull=True).select_related("task__bench")
+    first = unreleased.first()
+    assert admin_client.get(compare_url(first.task, a.model.slug, b.model.slug)).status_code == 404
+
+
+def test_lcs_pairs_align_the_common_steps_in_order():
+    a = list("XABCBDAB")
+    b = list("BDCABAZ")
+    rows = lcs_pairs(a, b, max_cells=1000)
+    matched = [(i, j) for i, j in rows if i is not None and j is not None]
+    assert all(a[i] == b[j] for i, j in matched)
+    assert len(matched) == 4  # the LCS length of the classic example
+    assert [i for i, _ in rows if i is not None] == list(range(len(a)))
+    assert [j for _, j in rows if j is not None] == list(range(len(b)))
+
+
+def test_lcs_pairs_fall_back_to_matching_blocks_beyond_the_cell_limit():
+    a = list("abcdefgh") * 3
+    b = list("abcXefgh") * 3
+    exact = lcs_pairs(a, b, max_cells=10_000)
+    approximate = lcs_pairs(a, b, max_cells=1)
+    for rows in (exact, approximate):
+        assert [i for i, _ in rows if i is not None] == list(range(len(a)))
+        assert [j for _, j in rows if j is not None] == list(range(len(b)))
+        assert all(a[i] == b[j] for i, j in rows if i is not None and j is not None)
+    assert sum(1 for i, j in exact if i is not None and j is not None) == 21
+
+
+def test_commands_are_compared_token_by_token_and_other_tools_by_subject():
+    assert normalised_step("Bash", {"command": "pytest  -q 'tests'"}) == (
+        "Bash",
+        "pytest -q tests",
+    )
+    assert normalised_step("Read", {"file_path": "/a.py", "limit": 5}) == ("Read", "/a.py")
+    assert normalised_step("shell", {"cmd": ["ls", "-l"]}) == ("shell", "ls -l")
+    assert normalised_step("Bash", {"command": "echo 'unterminated"})[1] == "echo 'unterminated"
+
+
+def test_endpoints_hide_identifiers_but_keep_versions():
+    assert endpoint("/crm/v3/objects/deals/1086") == "/crm/v3/objects/deals/{id}"
+    assert endpoint("/api/v1/users/00u1/sessions?x=1") == "/api/v1/users/{id}/sessions"
+    rows = endpoint_rows(
+        Counter(
+            {
+                ("hubspot", "inbound", "PATCH", "/deals/1"): 1,
+                ("hubspot", "inbound", "PATCH", "/deals/2"): 1,
+            }
+        ),
+        Counter({("hubspot", "inbound", "PATCH", "/deals/3"): 1}),
+    )
+    assert [(r.path, r.a, r.b, r.differs) for r in rows] == [("/deals/{id}", 2, 1, True)]
