@@ -185,10 +185,20 @@ def matrix_tasks(bench: Bench, user) -> list[MatrixTask]:
     ]
 
 
+# A matrix cell as matrix_cells returns it: (model pk, task pk, score, flags as
+# JSON text, has_detail as 0/1). The database row itself, with no copy.
+CELL_SCORE, CELL_FLAGS, CELL_DETAIL = 2, 3, 4
+
+
 def matrix_cells(
     bench: Bench, *, task_ids: list[int], model_ids: list[int] | None
-) -> dict[tuple[int, int], tuple[float, list[str], bool]]:
-    """(model pk, task pk) -> (score, flags, has_detail) for the shown tasks: one query."""
+) -> dict[int, dict[int, tuple]]:
+    """model pk -> task pk -> cell row (see ``CELL_*``) for the shown tasks: one query.
+
+    A page holds up to 20,000 cells, so each is kept as the row the database
+    returned, in one dict per model: no key tuples, no parsed JSON for the
+    many cells without flags (``cell_flags`` parses them when drawn).
+    """
     if not task_ids:
         return {}
     # The task ids already belong to the bench; filtering on bench too would
@@ -197,16 +207,21 @@ def matrix_cells(
     if model_ids is not None:
         attempts = attempts.filter(model_id__in=model_ids)
     # Flags as JSON text and the detail bit as an integer skip Django's
-    # per-row converters: most cells have no flags, so "[]" is never parsed.
+    # per-row converters.
     rows = (
         attempts.order_by()
         .annotate(flags_text=Cast("flags", TextField()), detail=Cast("has_detail", IntegerField()))
         .values_list("model_id", "task_id", "score", "flags_text", "detail")
     )
-    return {
-        (m, t): (score, json.loads(flags) if flags not in NO_FLAGS else [], bool(detail))
-        for m, t, score, flags, detail in rows
-    }
+    cells: dict[int, dict[int, tuple]] = defaultdict(dict)
+    for row in rows:
+        cells[row[0]][row[1]] = row
+    return cells
+
+
+def cell_flags(cell: tuple) -> list[str]:
+    text = cell[CELL_FLAGS]
+    return [] if text in NO_FLAGS else json.loads(text)
 
 
 # --------------------------------------------------------------------------- model page

@@ -1,9 +1,9 @@
-"""The leaderboard's repeated cells, built in Python.
+"""The leaderboard's table rows, built in Python.
 
-A row has a cell per surface plus the flag and interval widgets; with a
-hundred models that is thousands of template lookups. Building these
-cells here keeps the page well under its 100 ms budget. Every piece of text
-is escaped (the values are numbers and surface names from the release).
+A row has a dozen cells, several with tooltips and widgets; with a hundred
+models the template language would spend most of the page's 100 ms budget on
+lookups. The cells are written here instead, with ``escape`` on every piece
+of text that comes from the release (names, harnesses, surfaces, flags).
 """
 
 from __future__ import annotations
@@ -14,16 +14,71 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from leaderboard.models import Model
-from leaderboard.queries import FlagReasons
-from leaderboard.templatetags.board import heat_class, score
+from leaderboard.queries import FlagReasons, ModelDisagreements
+from leaderboard.render.svg import ci_whisker
+from leaderboard.templatetags.board import heat_class, pass_rate, score, usd
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def surface_cells(model: Model, surfaces: Sequence[str], *, percent: bool) -> SafeString:
-    cells = []
+def flag_reason_text(reasons: FlagReasons) -> str:
+    parts = []
+    if reasons.missing_verdict:
+        parts.append(_plural(reasons.missing_verdict, "missing verdict"))
+    if reasons.missing_attempt:
+        parts.append(_plural(reasons.missing_attempt, "missing attempt"))
+    return ", ".join(parts)
+
+
+def disagreement_text(found: ModelDisagreements) -> str:
+    parts = [
+        f"{d.source} {d.field}: published {d.published}, recomputed {d.recomputed}."
+        for d in found.figures
+    ]
+    if found.attempts:
+        verb = "differs" if found.attempts == 1 else "differ"
+        parts.append(
+            f"{_plural(found.attempts, 'attempt score')} {verb} from summary.json or matrix.json."
+        )
+    return " ".join(parts)
+
+
+def board_row(
+    model: Model,
+    *,
+    href: str,
+    tied: bool,
+    reasons: FlagReasons,
+    disagreement: ModelDisagreements | None,
+    surfaces: Sequence[str],
+    percent: bool,
+) -> SafeString:
+    """One ``<tr>`` of the leaderboard, cells in the order of the header."""
+    rank = f"{model.rank}"
+    if tied:
+        rank += '<abbr title="tied: scores equal within 1e-9 share a rank">=</abbr>'
+    badge = ""
+    if disagreement:
+        badge = (
+            f' <span class="badge badge-warn" title="{escape(disagreement_text(disagreement))}">'
+            "≠ published</span>"
+        )
+    figure = pass_rate(model) if percent else score(model.score)
+    interval_title = interval_text = ""
+    if model.ci_low is not None and model.ci_high is not None:
+        low, high = score(model.ci_low, percent), score(model.ci_high, percent)
+        interval_title = f' title="95% interval {low}–{high}"'
+        interval_text = f'<span class="visually-hidden">95% interval {low} to {high}</span>'
+    cells = [
+        f'<tr id="model-{escape(model.slug)}"><td class="num rank">{rank}</td>',
+        f'<th scope="row" class="model-name"><a href="{escape(href)}">'
+        f"{escape(model.display_name)}</a>{badge}</th>",
+        f"<td>{escape(model.harness)}</td><td>{escape(model.provider)}</td>",
+        f'<td class="num score-cell"{interval_title}>{escape(figure)}'
+        f"{ci_whisker(model.score, model.ci_low, model.ci_high)}{interval_text}</td>",
+    ]
     for surface in surfaces:
         entry = model.by_surface.get(surface)
         if not entry:
@@ -35,13 +90,14 @@ def surface_cells(model: Model, surfaces: Sequence[str], *, percent: bool) -> Sa
             f'<td class="num"><span class="heat-chip {heat_class(value)}" '
             f'title="{escape(surface)}: {tasks}">{score(value, percent)}</span></td>'
         )
-    return mark_safe("".join(cells))  # noqa: S308 - escaped above
-
-
-def flag_reason_text(reasons: FlagReasons) -> str:
-    parts = []
-    if reasons.missing_verdict:
-        parts.append(_plural(reasons.missing_verdict, "missing verdict"))
-    if reasons.missing_attempt:
-        parts.append(_plural(reasons.missing_attempt, "missing attempt"))
-    return ", ".join(parts)
+    cells.append(f'<td class="num">{usd(model.cost_usd)}</td>')
+    if model.flagged:
+        why = escape(flag_reason_text(reasons))
+        cells.append(
+            f'<td class="num"><span class="badge badge-flag" title="{why}">{model.flagged}'
+            f'<span class="visually-hidden"> flagged: {why}</span></span></td>'
+        )
+    else:
+        cells.append('<td class="num">0</td>')
+    cells.append("</tr>")
+    return mark_safe("".join(cells))  # noqa: S308 - every piece escaped above

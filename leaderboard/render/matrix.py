@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from leaderboard.queries import MatrixTask
+from leaderboard.queries import CELL_DETAIL, CELL_SCORE, MatrixTask, cell_flags
 from leaderboard.templatetags.board import heat_class
 
 
@@ -46,7 +46,7 @@ def matrix_body(
     bench: str,
     rows: Sequence[MatrixRow],
     columns: Sequence[MatrixTask],
-    cells: dict[tuple[int, int], tuple[float, list[str], bool]],
+    cells: dict[int, dict[int, tuple]],
     *,
     percent: bool,
 ) -> SafeString:
@@ -54,7 +54,7 @@ def matrix_body(
     out: list[str] = []
     column_bits = [(c.pk, escape(c.slug), c.released, c.visible) for c in columns]
     model_prefix = escape(_address_prefix("model", bench))
-    missing = '<td class="c heat-none" title="no attempt (missing-attempt)">–</td>'
+    missing = '<td class="heat-none" title="no attempt (missing-attempt)">–</td>'
     for row in rows:
         slug = escape(row.slug)
         attempt_prefix = escape(_address_prefix("attempt", bench, row.slug))
@@ -65,33 +65,36 @@ def matrix_body(
             f'<span class="m-harness">{escape(row.harness)}</span></th>'
             f'<td class="m-score num">{shown}</td>'
         )
+        row_cells = cells.get(row.pk, {})
         for task_pk, task_slug, released, visible in column_bits:
-            cell = cells.get((row.pk, task_pk))
+            cell = row_cells.get(task_pk)
             if cell is None:
                 out.append(missing)
                 continue
-            value, flags, has_detail = cell
-            percent_value = round(min(max(value, 0.0), 1.0) * 100)
-            classes = "c " + _HEAT[percent_value]
-            tip = f"{value:.3f}"
+            value, flags, has_detail = cell[CELL_SCORE], cell_flags(cell), cell[CELL_DETAIL]
+            shown = round(min(max(value, 0.0), 1.0) * 100)
+            # The visible number is the score ×100; a title adds only what the
+            # cell cannot show (flags, why there is no link), keeping a
+            # 20,000-cell page small.
             if flags:
-                classes += " flagged"
-                tip += escape(" · " + ", ".join(flags))
+                classes = f"{_HEAT[shown]} flagged"
+                tip = f"{value:.3f} · " + escape(", ".join(flags))
+            else:
+                classes, tip = _HEAT[shown], ""
             if not released:
-                out.append(
-                    f'<td class="{classes} unreleased" title="{tip} · unreleased: no detail yet">'
-                    f"{percent_value}</td>"
-                )
+                # The column header and the hatch say "unreleased".
+                attrs = f' title="{tip}"' if tip else ""
+                out.append(f'<td class="{classes} unreleased"{attrs}>{shown}</td>')
             elif visible and has_detail:
+                attrs = f' title="{tip}"' if tip else ""
                 out.append(
-                    f'<td class="{classes}" title="{tip}">'
-                    f'<a href="{attempt_prefix}{task_slug}/">{percent_value}</a></td>'
+                    f'<td class="{classes}"{attrs}><a href="{attempt_prefix}{task_slug}/">'
+                    f"{shown}</a></td>"
                 )
             else:
                 # Staged (staff only), or released without an attempt folder.
                 why = "detail not public" if not visible else "no attempt folder"
-                out.append(
-                    f'<td class="{classes} no-detail" title="{tip} · {why}">{percent_value}</td>'
-                )
+                tip = f"{tip} · {why}" if tip else f"{value:.3f} · {why}"
+                out.append(f'<td class="{classes} no-detail" title="{tip}">{shown}</td>')
         out.append("</tr>")
     return mark_safe("".join(out))  # noqa: S308 - every piece escaped above

@@ -13,8 +13,8 @@ from django.utils.safestring import SafeString
 
 from leaderboard import queries
 from leaderboard.models import Model, Task
-from leaderboard.render.board import flag_reason_text, surface_cells
-from leaderboard.render.svg import ChartPoint, ci_whisker, score_cost_chart
+from leaderboard.render.board import board_row
+from leaderboard.render.svg import ChartPoint, score_cost_chart
 
 # Sort keys in their natural direction (the one a first click gives). Every
 # key ends with rank and slug, so the order is total whatever the column.
@@ -54,12 +54,9 @@ def sort_models(models: list[Model], sort: str) -> tuple[list[Model], str]:
 @dataclass
 class BoardRow:
     model: Model
-    tied: bool
-    flag_reasons: str
-    disagreement: queries.ModelDisagreements | None
-    surface_cells: SafeString
-    whisker: SafeString
     href: str
+    disagrees: queries.ModelDisagreements | None
+    html: SafeString
 
 
 def board(request, bench: str):
@@ -78,18 +75,21 @@ def board(request, bench: str):
     disagreements = queries.disagreements_by_model(bench)
     models, sort = sort_models(models, request.GET.get("sort", ""))
     ranks = Counter(m.rank for m in models)
-    rows = [
-        BoardRow(
-            model=m,
+    # Model pages differ only in their last segment: one reverse() for all rows.
+    model_prefix = reverse("model", args=[bench.slug, "probe"]).removesuffix("probe/")
+    rows = []
+    for m in models:
+        href = f"{model_prefix}{m.slug}/"
+        html = board_row(
+            m,
+            href=href,
             tied=ranks[m.rank] > 1,
-            flag_reasons=flag_reason_text(reasons[m.pk]),
+            reasons=reasons[m.pk],
             disagreement=disagreements.get(m.pk),
-            surface_cells=surface_cells(m, surfaces, percent=bench.is_pass_fail),
-            whisker=ci_whisker(m.score, m.ci_low, m.ci_high),
-            href=reverse("model", args=[bench.slug, m.slug]),
+            surfaces=surfaces,
+            percent=bench.is_pass_fail,
         )
-        for m in models
-    ]
+        rows.append(BoardRow(model=m, href=href, disagrees=disagreements.get(m.pk), html=html))
     chart = score_cost_chart(
         [
             ChartPoint(r.model.slug, r.model.display_name, r.model.cost_usd, r.model.score, r.href)
@@ -98,7 +98,7 @@ def board(request, bench: str):
         score_label="Pass rate" if bench.is_pass_fail else "Score",
         percent=bench.is_pass_fail,
     )
-    disagreeing = [r for r in rows if r.disagreement]
+    disagreeing = [r for r in rows if r.disagrees]
     return render(
         request,
         "leaderboard/board.html",
@@ -113,7 +113,7 @@ def board(request, bench: str):
             "providers": providers,
             "chart": chart,
             "disagreeing": disagreeing,
-            "disagreeing_attempts": sum(r.disagreement.attempts for r in disagreeing),
+            "disagreeing_attempts": sum(r.disagrees.attempts for r in disagreeing),
             "percent": bench.is_pass_fail,
         },
     )

@@ -6,19 +6,30 @@ from dataclasses import dataclass
 
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 
 from leaderboard import queries
 from leaderboard.models import Attempt
 from leaderboard.render.markdown import render_markdown
 from leaderboard.slugs import is_slug
 
+# One cell per check outcome: passed, failed, or absent (a missing verdict, or
+# a verdict that does not name the check). Shapes as well as colours tell them apart.
+OUTCOME_CELLS = {
+    True: '<td class="outcome pass" title="passed"><span aria-hidden="true">✓</span>'
+    '<span class="visually-hidden">passed</span></td>',
+    False: '<td class="outcome fail" title="failed"><span aria-hidden="true">✗</span>'
+    '<span class="visually-hidden">failed</span></td>',
+    None: '<td class="outcome none" title="no result">–</td>',
+}
+
 
 @dataclass
 class ResultRow:
     attempt: Attempt
-    # One entry per task check, in check order: True, False, or None when the
-    # verdict is missing or does not name the check.
-    outcomes: list[bool | None]
+    outcome_cells: SafeString
+    model_href: str
+    attempt_href: str
 
 
 def task(request, bench: str, task: str):
@@ -27,7 +38,18 @@ def task(request, bench: str, task: str):
     checks = queries.task_checks(entry)
     attempts = queries.task_attempts(entry)
     results = queries.task_check_results(attempts)
-    rows = [ResultRow(a, [results.get(a.pk, {}).get(c.name) for c in checks]) for a in attempts]
+    names = [c.name for c in checks]
+    rows = []
+    for a in attempts:
+        outcomes = results.get(a.pk, {})
+        rows.append(
+            ResultRow(
+                attempt=a,
+                outcome_cells=mark_safe("".join(OUTCOME_CELLS[outcomes.get(n)] for n in names)),
+                model_href=reverse("model", args=[bench.slug, a.model.slug]),
+                attempt_href=reverse("attempt", args=[bench.slug, a.model.slug, entry.slug]),
+            )
+        )
     comparable = [a.model for a in attempts if a.has_detail]
     return render(
         request,

@@ -61,7 +61,7 @@ def test_released_cells_link_to_their_attempt_and_unreleased_ones_are_marked_unl
         assert f'<a href="{url}">{round(attempt.score * 100)}</a>' in html
     assert html.count("/attempts/") == released.count()
     unreleased = Attempt.objects.filter(bench=bench, task__batch__isnull=True).count()
-    assert len(re.findall(r'<td class="c heat-\d+[^"]* unreleased"', html)) == unreleased
+    assert len(re.findall(r'<td class="heat-\d+[^"]* unreleased"', html)) == unreleased
     # A released task's header links to its page; an unreleased one does not.
     task = Task.objects.filter(bench=bench, batch__isnull=True).first()
     assert f"/tasks/{task.slug}/" not in html
@@ -76,7 +76,7 @@ def test_cells_carry_their_score_and_flags_and_missing_cells_say_so(client, benc
     ).get()
     assert flagged.flags == ["missing-verdict"]
     assert re.search(
-        r'<td class="c heat-0 flagged" title="0.000 · missing-verdict">'
+        r'<td class="heat-0 flagged" title="0.000 · missing-verdict">'
         r'<a href="[^"]*/gpt-6-astra-high/s3-multipart-upload/">0</a>',
         html,
     )
