@@ -1,0 +1,81 @@
+"""What a release holds: per-attempt state, check outcomes, event budgets."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ingest.sample.catalog import ModelSpec, TaskSpec
+from leaderboard.scoring import CheckOutcome
+
+MIN_EVENTS = 4
+
+
+@dataclass
+class Attempt:
+    model: ModelSpec
+    task: TaskSpec
+    outcomes: list[CheckOutcome] | None
+    score: float
+    flags: list[str]
+    n_events: int = 0
+    long: bool = False
+    never_returns: bool = False
+    big_output: bool = False
+    no_patch: bool = False
+    problem_differs: bool = False
+    start_ms: int = 0
+    cost_usd: float = 0.0
+    duration_s: float = 0.0
+
+
+def draw_outcomes(seed: int, model: ModelSpec, task: TaskSpec) -> list[CheckOutcome]:
+    orng = random.Random(f"{seed}|outcomes|{model.id}|{task.id}")
+    result = []
+    for check in task.checks:
+        if check["mandatory"]:
+            p = 0.55 + 0.45 * model.skill - task.difficulty / 2
+        else:
+            p = model.skill - task.difficulty + (0.08 if check["level"] == "L1" else 0.0)
+        p = min(0.97, max(0.05, p))
+        result.append(
+            CheckOutcome(check["name"], check["mandatory"], orng.random() < p, check["level"])
+        )
+    return result
+
+
+def allocate_events(
+    rng: random.Random, n: int, long_set: set[int], target: int | None
+) -> list[int]:
+    weights = [
+        rng.randint(5000, 6500) if i in long_set else int(rng.triangular(20, 300, 60))
+        for i in range(n)
+    ]
+    if target is None or n == 0:
+        return weights
+    scale = target / sum(weights)
+    exact = [w * scale for w in weights]
+    sizes = [max(MIN_EVENTS, int(x)) for x in exact]
+    diff = target - sum(sizes)
+    # Largest-remainder rounding, so the release hits the target exactly when it can.
+    order = sorted(range(n), key=lambda i: (-(exact[i] - int(exact[i])), i))
+    i = 0
+    while diff > 0:
+        sizes[order[i % n]] += 1
+        diff -= 1
+        i += 1
+    # The per-attempt floor can overshoot a small target; take it back from the longest.
+    by_size = sorted(range(n), key=lambda i: (-sizes[i], i))
+    while diff < 0:
+        reducible = [j for j in by_size if sizes[j] > MIN_EVENTS]
+        if not reducible:
+            break
+        for j in reducible[:-diff]:
+            sizes[j] -= 1
+            diff += 1
+    return sizes
+
+
+def pick(rng: random.Random, pool: list[Any], k: int) -> list[Any]:
+    return rng.sample(pool, min(k, len(pool)))
