@@ -85,7 +85,7 @@ def test_journey_1_from_home_to_an_attempt_through_leaderboard_and_matrix(
     expect(page.locator("th.surface")).to_have_text("payments")
 
     # Click a cell of a released task: it leads to that attempt's address.
-    cell = page.locator("table.matrix td.c a").first
+    cell = page.locator("table.matrix tbody td a").first
     expect(cell).to_be_visible()
     target = cell.get_attribute("href")
     assert re.fullmatch(rf"/{bench.slug}/attempts/[a-z0-9._-]+/[a-z0-9._-]+/", target)
@@ -99,3 +99,18 @@ def test_journey_1_from_home_to_an_attempt_through_leaderboard_and_matrix(
     page.wait_for_url(f"{live_server.url}{target}")
     step_shots("attempt")
     assert urlparse(page.url).path == target
+
+
+def test_choosing_a_harness_filters_the_leaderboard_at_once(page: Page, live_server, release):
+    errors = []
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    page.goto(f"{live_server.url}/{release.slug}/")
+    page.get_by_label("Harness").select_option("codex")
+    page.wait_for_url(re.compile(r"harness=codex"))
+    expect(page.locator("table.board tbody tr")).to_have_count(
+        Model.objects.filter(bench=release, harness="codex").count()
+    )
+    # The script ran under the Content-Security-Policy without complaint.
+    assert errors == []
