@@ -21,28 +21,69 @@ _WS = re.compile(r"\s+")
 _VERSION = re.compile(r"^v\d+(\.\d+)*$")
 
 
-def normalised_step(tool: str, value: Any) -> tuple[str, str]:
-    """What makes two tool calls "the same step": the tool and its normalised command.
+# What a tool does, whatever the harness calls it: Claude Code's "Bash", Codex's
+# "shell" and OpenCode's "bash" are the same step. Names not listed compare as
+# themselves (lower-cased).
+TOOL_KINDS: dict[str, str] = {
+    "bash": "shell",
+    "shell": "shell",
+    "exec_command": "shell",
+    "read": "read",
+    "view": "read",
+    "edit": "edit",
+    "multiedit": "edit",
+    "apply_patch": "edit",
+    "write": "write",
+    "grep": "search",
+    "glob": "search",
+    "webfetch": "fetch",
+    "web_search": "web-search",
+    "websearch": "web-search",
+}
+# Shells whose "-c"/"-lc" script is the real command (Codex wraps every command).
+_SHELLS = {"bash", "sh", "zsh"}
 
-    A shell command is compared token by token (whitespace and quoting do not
-    matter); another tool by its subject (file path, pattern, URL…).
+
+def _command_words(command: str | list) -> list[str]:
+    if isinstance(command, list):
+        words = [str(part) for part in command]
+    else:
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            return _WS.sub(" ", command).strip().split(" ")
+    if len(words) == 3 and words[0] in _SHELLS and words[1] in ("-c", "-lc"):
+        return _command_words(words[2])
+    return words
+
+
+def _relative(path: str, cwd: str) -> str:
+    prefix = cwd.rstrip("/") + "/"
+    return path[len(prefix) :] if cwd and path.startswith(prefix) else path
+
+
+def normalised_step(tool: str, value: Any, cwd: str = "") -> tuple[str, str]:
+    """What makes two tool calls "the same step": the kind of tool and its normalised command.
+
+    A shell command is compared word by word (whitespace, quoting and a
+    ``bash -lc`` wrapper do not matter); another tool by its subject (file
+    path relative to the session's ``cwd``, pattern, URL…).
     """
+    kind = TOOL_KINDS.get(tool.lower(), tool.lower())
     if isinstance(value, dict) and jsonsafe.RAW_KEY in value:
         value = jsonsafe.unpack(value)
-    if isinstance(value, dict):
-        command = value.get("command", value.get("cmd"))
-        if isinstance(command, list):
-            return tool, " ".join(str(part) for part in command)
-        if isinstance(command, str):
-            try:
-                return tool, " ".join(shlex.split(command))
-            except ValueError:
-                return tool, _WS.sub(" ", command).strip()
-        for key in _SUBJECT_KEYS:
-            if isinstance(value.get(key), str):
-                return tool, value[key]
-        return tool, json.dumps(value, sort_keys=True)[:500]
-    return tool, "" if value is None else json.dumps(value, sort_keys=True)[:500]
+    if not isinstance(value, dict):
+        return kind, "" if value is None else json.dumps(value, sort_keys=True)[:500]
+    command = value.get("command", value.get("cmd"))
+    if isinstance(command, str | list):
+        return kind, " ".join(_command_words(command))
+    changes = value.get("changes")
+    if isinstance(changes, list) and changes and isinstance(changes[0], dict):
+        value = changes[0]
+    for key in _SUBJECT_KEYS:
+        if isinstance(value.get(key), str):
+            return kind, _relative(value[key], cwd)
+    return kind, json.dumps(value, sort_keys=True)[:500]
 
 
 def lcs_pairs(

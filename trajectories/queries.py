@@ -178,12 +178,15 @@ def endpoint_counts(attempts: list[Attempt]) -> dict[int, Counter]:
 
 
 def tool_calls(attempts: list[Attempt]) -> dict[int, list[dict]]:
-    """Per attempt: its tool calls in order (index, tool, ok, input), one query."""
+    """Per attempt: its tool calls in order (index, tool, ok, input), one query.
+
+    The session's ``system`` events come along (their ``cwd`` makes paths comparable).
+    """
     calls: dict[int, list[dict]] = {a.pk: [] for a in attempts}
     rows = (
-        Event.objects.filter(attempt__in=attempts, type="tool_call")
+        Event.objects.filter(attempt__in=attempts, type__in=["tool_call", "system"])
         .order_by("attempt_id", "index")
-        .values("attempt_id", "index", "tool", "ok", "exit_code", "doc")
+        .values("attempt_id", "index", "type", "tool", "ok", "exit_code", "doc")
     )
     for row in rows:
         calls[row["attempt_id"]].append(row)

@@ -128,13 +128,17 @@ def test_lcs_pairs_fall_back_to_matching_blocks_beyond_the_cell_limit():
     assert sum(1 for i, j in exact if i is not None and j is not None) == 21
 
 
-def test_commands_are_compared_token_by_token_and_other_tools_by_subject():
-    assert normalised_step("Bash", {"command": "pytest  -q 'tests'"}) == (
-        "Bash",
-        "pytest -q tests",
-    )
-    assert normalised_step("Read", {"file_path": "/a.py", "limit": 5}) == ("Read", "/a.py")
-    assert normalised_step("shell", {"cmd": ["ls", "-l"]}) == ("shell", "ls -l")
+def test_the_same_step_in_different_harnesses_normalises_to_the_same_key():
+    claude = normalised_step("Bash", {"command": "git status  --short", "description": "x"})
+    codex = normalised_step("shell", {"command": "bash -lc 'git status --short'"})
+    opencode = normalised_step("bash", {"command": "git 'status' --short"})
+    assert claude == codex == opencode == ("shell", "git status --short")
+    cwd = "/workspace/app"
+    read = normalised_step("Read", {"file_path": "/workspace/app/a/b.py"}, cwd)
+    assert read == normalised_step("read", {"filePath": "/workspace/app/a/b.py"}, cwd)
+    assert read == ("read", "a/b.py")
+    patch = normalised_step("apply_patch", {"changes": [{"path": "a/b.py", "kind": "update"}]})
+    assert patch == normalised_step("Edit", {"file_path": "/workspace/app/a/b.py"}, cwd)
     assert normalised_step("Bash", {"command": "echo 'unterminated"})[1] == "echo 'unterminated"
 
 

@@ -22,8 +22,7 @@ def compare(request, bench: str, task: str, model_a: str, model_b: str):
     calls = queries.tool_calls([a, b])
     endpoints = queries.endpoint_counts([a, b])
     patch_a, patch_b = _patch_text(a, limits), _patch_text(b, limits)
-    steps_a = [_step(row) for row in calls[a.pk]]
-    steps_b = [_step(row) for row in calls[b.pk]]
+    steps_a, steps_b = _steps(calls[a.pk]), _steps(calls[b.pk])
     pairs = comparison.lcs_pairs(
         [s["key"] for s in steps_a],
         [s["key"] for s in steps_b],
@@ -89,15 +88,26 @@ def _patch_text(attempt, limits) -> str | None:
     return blob.text()
 
 
-def _step(row: dict) -> dict:
-    doc = jsonsafe.unpack(row["doc"])
-    tool, subject = comparison.normalised_step(row["tool"], doc.get("input"))
+def _steps(rows: list[dict]) -> list[dict]:
+    """Tool calls as alignment steps; paths are taken relative to the session's cwd."""
+    steps, cwd = [], ""
+    for row in rows:
+        doc = jsonsafe.unpack(row["doc"])
+        if row["type"] == "system":
+            cwd = doc.get("cwd") if isinstance(doc.get("cwd"), str) else cwd
+        else:
+            steps.append(_step(row, doc, cwd))
+    return steps
+
+
+def _step(row: dict, doc: dict, cwd: str) -> dict:
+    kind, subject = comparison.normalised_step(row["tool"], doc.get("input"), cwd)
     shown, was_cut = cut(visible(subject), STEP_CHARS)
     result = doc.get("result")
     return {
-        "key": (tool, subject),
+        "key": (kind, subject),
         "index": row["index"],
-        "tool": tool,
+        "tool": row["tool"],
         "subject": shown,
         "cut": was_cut,
         "ok": row["ok"],
