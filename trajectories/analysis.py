@@ -145,9 +145,3 @@ def protocol_failures(attempts: QuerySet[Attempt]) -> ProtocolFailures:
         .order_by("attempt__model__slug", "attempt__task__slug", "position")[:limit]
     )
     return ProtocolFailures(total=failed.count(), rows=rows, limit=limit)
-
-
-def unresolved_requests(result: CheckResult) -> list[str]:
-    """Names in a check's ``requests`` that match no logged request."""
-    found = {r.ref for r in result.vendor_requests.all()}
-    return [ref for ref in result.requests if ref not in found]
