@@ -38,9 +38,10 @@ demo: venv
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # Production-like serving: gunicorn and whitenoise with collected static files.
+# The long timeout leaves room for an admin import, which runs in its request.
 serve: venv
 	$(PY) manage.py collectstatic --noinput >/dev/null
-	BENCHVIEW_MANIFEST_STATIC=true $(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 2 --no-control-socket
+	BENCHVIEW_MANIFEST_STATIC=true $(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 2 --timeout 900 --no-control-socket
 
 test: venv chromium
 	$(VENV)/bin/ruff check .

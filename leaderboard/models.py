@@ -26,6 +26,7 @@ class Bench(models.Model):
 
     class Meta:
         ordering = ["slug"]
+        verbose_name_plural = "benches"
         constraints = [models.UniqueConstraint(fields=["slug"], name="bench_unique_slug")]
 
     def __str__(self) -> str:
@@ -57,6 +58,7 @@ class Batch(models.Model):
 
     class Meta:
         ordering = ["bench", "number"]
+        verbose_name_plural = "batches"
         constraints = [
             models.UniqueConstraint(fields=["bench", "number"], name="batch_unique_number"),
         ]

@@ -7,9 +7,11 @@ cannot drift apart.
 
 from __future__ import annotations
 
-import random
+import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+
+import numpy
 
 TOLERANCE = 1e-9
 MISSING_VERDICT = "missing-verdict"
@@ -153,17 +155,24 @@ def bootstrap_interval(
     """A percentile bootstrap interval of the mean over tasks.
 
     Seeded from ``seed`` so the same release always draws the same whisker.
+    numpy does the resampling: a bench of 100 models over 1,000 tasks needs
+    10^8 draws, minutes in pure Python.
     """
     n = len(scores)
     if n == 0:
         return None
-    rng = random.Random(seed)
-    means = []
-    for _ in range(resamples):
-        picks = rng.choices(scores, k=n)
-        means.append(sum(picks) / n)
+    digest = hashlib.sha256(seed.encode()).digest()
+    rng = numpy.random.default_rng(int.from_bytes(digest[:8], "big"))
+    values = numpy.asarray(scores, dtype=float)
+    means = numpy.empty(resamples)
+    # In chunks, so memory stays small whatever the number of tasks.
+    chunk = max(1, 2_000_000 // n)
+    for start in range(0, resamples, chunk):
+        stop = min(resamples, start + chunk)
+        picks = rng.integers(0, n, size=(stop - start, n))
+        means[start:stop] = values[picks].mean(axis=1)
     means.sort()
     tail = (1.0 - level) / 2.0
-    low = means[int(tail * (resamples - 1))]
-    high = means[int((1.0 - tail) * (resamples - 1))]
+    low = float(means[int(tail * (resamples - 1))])
+    high = float(means[int((1.0 - tail) * (resamples - 1))])
     return low, high

@@ -386,3 +386,17 @@ def test_a_bad_event_found_by_the_helper_process_rolls_everything_back(
     assert f"{rel}: events[3].type: unknown event type 'telepathy'" in said
     assert Bench.objects.count() == 0
     assert Event.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_the_command_line_is_refused_while_another_import_runs(small_release_dir):
+    from django.utils import timezone
+
+    from ingest.models import ImportLock
+
+    ImportLock.objects.create(
+        name="release-import", holder="alice importing x.tar.gz", started_at=timezone.now()
+    )
+    said = failing_import(small_release_dir)
+    assert "Another import is running (alice importing x.tar.gz" in said
+    assert Bench.objects.count() == 0

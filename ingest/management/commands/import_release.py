@@ -1,8 +1,10 @@
+import os
 import sys
 import time
 
 from django.core.management.base import BaseCommand, CommandError
 
+from ingest.locks import ImportBusy, import_lock
 from ingest.models import ImportRecord
 from ingest.plan import ImportPlan, build_plan
 from ingest.reader import ReleaseReadError, open_release
@@ -45,9 +47,13 @@ class Command(BaseCommand):
                         self.stdout.write("dry run: nothing was written")
                         return
                     raise ImportRefused(f"{len(plan.problems)} problem(s)", plan)
-                result = release_import(
-                    source=source, staged=staged, scrub=scrub, progress=progress
-                )
+                holder = f"import_release {source.name} (pid {os.getpid()})"
+                with import_lock(holder=holder):
+                    result = release_import(
+                        source=source, staged=staged, scrub=scrub, progress=progress
+                    )
+        except ImportBusy as exc:
+            raise CommandError(str(exc)) from None
         except ReleaseReadError as exc:
             ImportRecord.objects.create(
                 action=action, outcome="refused", source_name=str(path), message=str(exc)
