@@ -183,7 +183,7 @@ class Check(models.Model):
     position = models.IntegerField()
 
     class Meta:
-        ordering = ["task", "position"]
+        ordering = ["task_id", "position"]
         constraints = [
             models.UniqueConstraint(fields=["task", "name"], name="check_unique_name"),
         ]
@@ -296,7 +296,7 @@ class CheckResult(models.Model):
     doc = models.JSONField(default=dict)
 
     class Meta:
-        ordering = ["attempt", "position"]
+        ordering = ["attempt_id", "position"]
         constraints = [
             models.UniqueConstraint(
                 fields=["attempt", "position"], name="checkresult_unique_position"

@@ -126,7 +126,8 @@ class Event(models.Model):
     objects = EventQuerySet.as_manager()
 
     class Meta:
-        ordering = ["attempt", "index"]
+        # By column, not through Attempt's own ordering (which would join per event).
+        ordering = ["attempt_id", "index"]
         constraints = [
             models.UniqueConstraint(fields=["attempt", "index"], name="event_unique_index"),
             models.CheckConstraint(condition=Q(index__gte=0), name="event_index_non_negative"),
@@ -169,7 +170,7 @@ class VendorRequest(models.Model):
     checks = models.ManyToManyField(CheckResult, related_name="vendor_requests", blank=True)
 
     class Meta:
-        ordering = ["attempt", "vendor", "position"]
+        ordering = ["attempt_id", "vendor", "position"]
         constraints = [
             models.UniqueConstraint(
                 fields=["attempt", "vendor", "request_id"], name="vendorrequest_unique_id"
