@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from leaderboard.formatting import score, usd
 from leaderboard.models import Model
 from leaderboard.queries import FlagReasons, ModelDisagreements
 from leaderboard.render.svg import ci_whisker
-from leaderboard.templatetags.board import heat_class, pass_rate, score, usd
+from leaderboard.templatetags.board import heat_class, pass_rate
 
 
 def _plural(n: int, word: str) -> str:

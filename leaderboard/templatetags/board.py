@@ -9,17 +9,16 @@ from __future__ import annotations
 from django import template
 from django.utils.html import format_html
 
+from leaderboard import formatting
+
 register = template.Library()
 
 HEAT_STEPS = 10
 
 
-@register.filter
-def score(value: float | None, percent: bool = False) -> str:
-    """0.5731 -> "0.573", or "57.3%" for pass-fail benches."""
-    if value is None:
-        return "–"
-    return f"{value * 100:.1f}%" if percent else f"{value:.3f}"
+register.filter("score", formatting.score)
+register.filter("usd", formatting.usd)
+register.filter("duration", formatting.duration)
 
 
 @register.filter
@@ -28,28 +27,6 @@ def pass_rate(model) -> str:
     if not model.tasks:
         return "–"
     return f"{model.passed / model.tasks * 100:.1f}% ({model.passed}/{model.tasks})"
-
-
-@register.filter
-def usd(value: float | None) -> str:
-    if value is None:
-        return "–"
-    return f"${value:,.2f}"
-
-
-@register.filter
-def duration(seconds: float | None) -> str:
-    """412.5 -> "6m 52s"; 11533 -> "3h 12m"."""
-    if seconds is None:
-        return "–"
-    whole = round(seconds)
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{hours}h {minutes:02d}m"
-    if minutes:
-        return f"{minutes}m {secs:02d}s"
-    return f"{secs}s"
 
 
 def heat_class(value: float | None) -> str:

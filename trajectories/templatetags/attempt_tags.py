@@ -4,46 +4,24 @@ from __future__ import annotations
 
 from django import template
 
+from leaderboard import formatting
 from trajectories.render import text
 
 register = template.Library()
 
 
-@register.filter
-def score3(value: float | None) -> str:
-    """0.5731 -> "0.573"; a missing figure is a dash."""
-    return "–" if value is None else f"{value:.3f}"
-
-
-@register.filter
-def usd(value: float | None) -> str:
-    return "–" if value is None else f"${value:,.2f}"
-
-
-@register.filter
-def count(value: int | None) -> str:
-    """812344 -> "812,344"."""
-    return "–" if value is None else f"{value:,}"
-
-
-@register.filter
-def seconds(value: float | None) -> str:
-    """412.5 -> "6m 52s"; 11533 -> "3h 12m"."""
-    if value is None:
-        return "–"
-    whole = round(value)
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{hours}h {minutes:02d}m"
-    return f"{minutes}m {secs:02d}s" if minutes else f"{secs}s"
+# The scoreboard's formats, under the names these templates use.
+register.filter("score3", formatting.score)
+register.filter("usd", formatting.usd)
+register.filter("count", formatting.count)
+register.filter("seconds", formatting.duration)
 
 
 @register.filter
 def chars(value: int | None) -> str:
     """A length in characters, short: 1234 -> "1.2k", 5242880 -> "5.2M"."""
     if value is None:
-        return "–"
+        return formatting.DASH
     if value >= 1_000_000:
         return f"{value / 1_000_000:.1f}M"
     if value >= 1_000:

@@ -1,0 +1,35 @@
+"""How numbers read on every page: one place, so pages agree ("0.573", "$5.94", "6m 52s")."""
+
+from __future__ import annotations
+
+DASH = "–"
+
+
+def score(value: float | None, percent: bool = False) -> str:
+    """0.5731 -> "0.573", or "57.3%" for pass-fail benches."""
+    if value is None:
+        return DASH
+    return f"{value * 100:.1f}%" if percent else f"{value:.3f}"
+
+
+def usd(value: float | None) -> str:
+    return DASH if value is None else f"${value:,.2f}"
+
+
+def count(value: int | None) -> str:
+    """812344 -> "812,344"."""
+    return DASH if value is None else f"{value:,}"
+
+
+def duration(seconds: float | None) -> str:
+    """412.5 -> "6m 52s"; 11533 -> "3h 12m"."""
+    if seconds is None:
+        return DASH
+    whole = round(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}h {minutes:02d}m"
+    if minutes:
+        return f"{minutes}m {secs:02d}s"
+    return f"{secs}s"
