@@ -7,9 +7,12 @@ hostile-looking text, large tool outputs, odd check levels, tied scores. Every
 derived figure goes through ``leaderboard.scoring`` so the release always agrees
 with its own verdicts.
 
-Determinism: every random draw comes from ``random.Random`` instances seeded
-from ``seed`` (and, per attempt, from the attempt's identity so one attempt's
-length never shifts another's content); no clock, no uuid4, no set iteration.
+Determinism: every random draw comes from a ``random.Random`` of its own, keyed
+by the seed and the entity it is for (a task, a (model, task) cell or attempt;
+see ``draws``), and the special cases are planted by task position: no clock, no
+uuid4, no set iteration, and no stream shared across entities. So releasing a
+further batch with the same seed leaves every earlier task's attempt folders and
+task document byte for byte as they were, unless ``events`` spreads a fixed total.
 
 The generator is split by job: ``catalog`` (models, harnesses, task
 catalogue), ``tasks`` (each task's checks, ticket and files), ``plan`` (which
@@ -18,7 +21,8 @@ attempts exist and how long they run), ``trajectory`` (an attempt's events),
 (simulated vendor request logs), ``patches``, ``verdicts``, ``attempts`` (one
 attempt's folder), ``documents`` (leaderboard, matrix, model and task documents,
 manifest), ``writer`` (the output folder) and ``release`` (the entry point);
-``clock``, ``ids`` and ``pools`` hold the timestamps, identifiers and text they share.
+``clock``, ``ids``, ``pools`` and ``draws`` hold the timestamps, identifiers, text and
+random streams they share.
 """
 
 from ingest.sample.release import HARNESS_TIMEOUT, generate_release

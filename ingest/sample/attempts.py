@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-import random
 from pathlib import Path
 from typing import Any
 
 from ingest.sample.catalog import HARNESS_VERSION
 from ingest.sample.clock import iso
+from ingest.sample.draws import entity_rng
 from ingest.sample.ids import rand_hex, rand_session_id
 from ingest.sample.patches import build_patch
 from ingest.sample.plan import Attempt
@@ -30,7 +30,7 @@ def write_attempt(
     root: Path, bench: str, scoring_rule: str, seed: int, attempt: Attempt
 ) -> tuple[int, int]:
     model, task = attempt.model, attempt.task
-    arng = random.Random(f"{seed}|attempt|{model.id}|{task.id}")
+    arng = entity_rng(seed, "attempt", model.id, task.id)
     folder = root / "attempts" / model.id / task.id
     problem = task.ticket
     if attempt.problem_differs:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
-from typing import Any
 
 from ingest.sample.catalog import ModelSpec, TaskSpec
+from ingest.sample.draws import entity_rng
 from leaderboard.scoring import CheckOutcome
 
 MIN_EVENTS = 4
@@ -31,7 +30,7 @@ class Attempt:
 
 
 def draw_outcomes(seed: int, model: ModelSpec, task: TaskSpec) -> list[CheckOutcome]:
-    orng = random.Random(f"{seed}|outcomes|{model.id}|{task.id}")
+    orng = entity_rng(seed, "outcomes", model.id, task.id)
     result = []
     for check in task.checks:
         if check["mandatory"]:
@@ -45,15 +44,40 @@ def draw_outcomes(seed: int, model: ModelSpec, task: TaskSpec) -> list[CheckOutc
     return result
 
 
-def allocate_events(
-    rng: random.Random, n: int, long_set: set[int], target: int | None
-) -> list[int]:
-    weights = [
-        rng.randint(5000, 6500) if i in long_set else int(rng.triangular(20, 300, 60))
-        for i in range(n)
-    ]
+@dataclass(frozen=True)
+class PairDraws:
+    """What the plan draws for one (model, task) attempt, before its content is written."""
+
+    short_events: int
+    long_events: int
+    no_patch: bool
+    problem_differs: bool
+    start_second: int
+
+
+def draw_pair(seed: int, model_id: str, task_id: str) -> PairDraws:
+    prng = entity_rng(seed, "plan", model_id, task_id)
+    # Both lengths are drawn whether or not the attempt is a long one, so being
+    # picked as long (or not) never shifts the draws that follow.
+    return PairDraws(
+        short_events=int(prng.triangular(20, 300, 60)),
+        long_events=prng.randint(5000, 6500),
+        no_patch=prng.random() < 0.08,
+        problem_differs=prng.random() < 0.04,
+        start_second=prng.randint(0, 3599),
+    )
+
+
+def allocate_events(weights: list[int], target: int | None) -> list[int]:
+    """Event counts per attempt: the drawn lengths, or scaled to hit ``target`` in total.
+
+    With a target each attempt's share depends on every other attempt's length,
+    so a release built with one (``--events``) is not stable from one batch to
+    the next; without one each attempt keeps its own drawn length.
+    """
+    n = len(weights)
     if target is None or n == 0:
-        return weights
+        return list(weights)
     scale = target / sum(weights)
     exact = [w * scale for w in weights]
     sizes = [max(MIN_EVENTS, int(x)) for x in exact]
@@ -75,7 +99,3 @@ def allocate_events(
             sizes[j] -= 1
             diff += 1
     return sizes
-
-
-def pick(rng: random.Random, pool: list[Any], k: int) -> list[Any]:
-    return rng.sample(pool, min(k, len(pool)))

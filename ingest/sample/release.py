@@ -2,22 +2,54 @@
 
 from __future__ import annotations
 
-import random
 import re
 from datetime import timedelta
 from pathlib import Path
 
 from ingest.sample.attempts import write_attempt
-from ingest.sample.catalog import TWIN, build_models
+from ingest.sample.catalog import TASK_CATALOGUE, TWIN, TaskSpec, build_models
 from ingest.sample.clock import FIRST_RELEASE, epoch_ms
 from ingest.sample.documents import write_derived
-from ingest.sample.plan import MIN_EVENTS, Attempt, allocate_events, draw_outcomes, pick
-from ingest.sample.tasks import build_tasks
+from ingest.sample.draws import entity_rng
+from ingest.sample.plan import MIN_EVENTS, Attempt, allocate_events, draw_outcomes, draw_pair
+from ingest.sample.tasks import BATCH_SIZE, build_tasks
 from ingest.sample.writer import prepare_root
 from leaderboard.scoring import MISSING_VERDICT, SCORING_RULES, CheckOutcome, score_verdict
 
 _SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,99}$")
 HARNESS_TIMEOUT = "harness-timeout"
+
+# The special cases a release plants, one role per (model, task) pair.
+_NO_CELL = "no-cell"
+_MISSING_VERDICT = "missing-verdict"
+_TIMEOUT = "timeout"
+_BIG_OUTPUT = "big-output"
+_LONG = "long"
+
+# Which roles a task carries follows from its position alone, never from how many
+# tasks are released, so the next batch's release plants exactly the same ones on
+# the earlier tasks (and its own on the new ones). Within a batch, by the task's
+# slot: one of each kind comes early, so even a release of three tasks shows every
+# kind but the long run, and every full batch has three missing verdicts, two
+# harness timeouts and three 100 KB outputs.
+_SLOT_ROLES: dict[int, tuple[str, ...]] = {
+    0: (_MISSING_VERDICT, _BIG_OUTPUT),
+    1: (_TIMEOUT,),
+    2: (_BIG_OUTPUT,),
+    3: (_MISSING_VERDICT,),
+    4: (_TIMEOUT,),
+    5: (_BIG_OUTPUT,),
+    7: (_MISSING_VERDICT,),
+}
+# Tasks one model never ran, by position in the catalogue: one in the first
+# batch, two that the default release (ten released) still has unreleased, so the
+# matrix shows a missing cell on both sides. A missing cell stays missing when its
+# task is released, as a run that never happened would.
+_NO_CELL_POSITIONS = frozenset({2, 11, 35})
+# The long runs sit on these slots of the first batch, filled in this order: three
+# in a whole release, as the default of ``long_every`` promises. The first is on
+# slot 7 so that fixtures releasing only part of batch 1 stay quick to import.
+_LONG_SLOTS = (7, 8, 6)
 
 
 def generate_release(
@@ -49,44 +81,30 @@ def generate_release(
     root = Path(root)
     prepare_root(root)
 
-    rng = random.Random(seed)
     model_specs = build_models(models)
     task_specs = build_tasks(seed, tasks, released)
     by_model = {m.id: m for m in model_specs}
-    task_by_id = {t.id: t for t in task_specs}
     released_tasks = [t for t in task_specs if t.batch is not None]
-    unreleased_tasks = [t for t in task_specs if t.batch is None]
     model_ids = sorted(by_model)
 
     twin_source = {TWIN[1]: TWIN[0]} if all(t in by_model for t in TWIN) else {}
-    special_models = [m for m in model_ids if m not in TWIN]
-
-    # Which (model, task) pairs are special. Twins are left out so the tie holds.
-    no_cell: set[tuple[str, str]] = set()
-    for task in pick(rng, unreleased_tasks, 2):
-        no_cell.add((rng.choice(special_models or model_ids), task.id))
-    # A lone model keeps its attempts: a release with no attempt at all tests nothing.
-    if released_tasks and len(model_ids) > 1:
-        no_cell.add((rng.choice(special_models or model_ids), rng.choice(released_tasks).id))
+    special = _plant_specials(seed, task_specs, model_ids, long_every is None)
+    no_cell = {pair for pair, role in special.items() if role == _NO_CELL}
     pairs = [(m, t.id) for t in released_tasks for m in model_ids if (m, t.id) not in no_cell]
-    eligible = [p for p in pairs if p[0] not in TWIN] or pairs
-    specials = pick(rng, eligible, 5)
-    missing_verdict = set(specials[:3])
-    never_returns = set(specials[3:5])
-    big_output = set(pick(rng, pairs, 3))
-    no_patch = {p for p in pairs if rng.random() < 0.08}
-    problem_differs = {p for p in pairs if rng.random() < 0.04}
     if long_every is not None:
-        long_idx = {i for i in range(len(pairs)) if (i + 1) % long_every == 0}
+        # Positions count through the released tasks in order, so an earlier
+        # batch's attempts keep theirs when a batch is added.
+        long_pairs = {p for i, p in enumerate(pairs) if (i + 1) % long_every == 0}
     else:
-        # Three long runs at full size; small test releases get fewer (none under
-        # fifty attempts) so fixtures built from them stay quick to import, unless
-        # the caller asked for an event volume, which always includes a long run.
-        n_long = min(3, len(pairs) // 50)
-        if events is not None:
-            n_long = max(1, n_long)
-        long_idx = set(pick(rng, list(range(len(pairs))), n_long))
-    sizes = allocate_events(rng, len(pairs), long_idx, events)
+        long_pairs = {p for p in pairs if special.get(p) == _LONG}
+        if events is not None and pairs and not long_pairs:
+            # An event volume always includes a long run, even in a small release.
+            long_pairs = {pairs[0]}
+    draws = {p: draw_pair(seed, *p) for p in pairs}
+    sizes = allocate_events(
+        [draws[p].long_events if p in long_pairs else draws[p].short_events for p in pairs],
+        events,
+    )
 
     # Outcomes for every cell, released or not; unreleased ones only feed the matrix.
     outcomes: dict[tuple[str, str], list[CheckOutcome]] = {}
@@ -96,29 +114,32 @@ def generate_release(
                 source = by_model[twin_source.get(m, m)]
                 outcomes[(m, task.id)] = draw_outcomes(seed, source, task)
 
+    task_position = {t.id: i for i, t in enumerate(task_specs)}
+    task_by_id = {t.id: t for t in task_specs}
     attempts: dict[tuple[str, str], Attempt] = {}
-    for position, (m, t) in enumerate(pairs):
+    for (m, t), size in zip(pairs, sizes, strict=True):
         task = task_by_id[t]
         assert task.batch is not None
+        role = special.get((m, t))
         flags: list[str] = []
         checks: list[CheckOutcome] | None = outcomes[(m, t)]
-        if (m, t) in missing_verdict:
+        if role == _MISSING_VERDICT:
             checks = None
             flags.append(MISSING_VERDICT)
-        if (m, t) in never_returns:
+        if role == _TIMEOUT:
             flags.append(HARNESS_TIMEOUT)
         attempt = Attempt(by_model[m], task, checks, score_verdict(scoring_rule, checks), flags)
-        attempt.n_events = max(MIN_EVENTS, sizes[position])
-        attempt.long = position in long_idx
-        attempt.never_returns = (m, t) in never_returns
-        attempt.big_output = (m, t) in big_output and attempt.n_events > 3
-        attempt.no_patch = (m, t) in no_patch
-        attempt.problem_differs = (m, t) in problem_differs
+        attempt.n_events = max(MIN_EVENTS, size)
+        attempt.long = (m, t) in long_pairs
+        attempt.never_returns = role == _TIMEOUT
+        attempt.big_output = role == _BIG_OUTPUT and attempt.n_events > 3
+        attempt.no_patch = draws[(m, t)].no_patch
+        attempt.problem_differs = draws[(m, t)].problem_differs
         # Runs happen in the weeks before their batch is published.
         batch_base = FIRST_RELEASE + timedelta(days=7 * (task.batch - 1) - 18)
         offset = timedelta(
-            minutes=41 * model_ids.index(m) + 7 * task_specs.index(task),
-            seconds=rng.randint(0, 3599),
+            minutes=41 * model_ids.index(m) + 7 * task_position[t],
+            seconds=draws[(m, t)].start_second,
         )
         attempt.start_ms = epoch_ms(batch_base + offset)
         attempts[(m, t)] = attempt
@@ -139,3 +160,33 @@ def generate_release(
         "events": total_events,
         "vendor_requests": total_requests,
     }
+
+
+def _plant_specials(
+    seed: int, task_specs: list[TaskSpec], model_ids: list[str], default_long: bool
+) -> dict[tuple[str, str], str]:
+    """Each special (model, task) pair and its role, released or not.
+
+    A task's roles go to distinct models in an order drawn for that task alone;
+    the twins are left out so their tie holds.
+    """
+    candidates = [m for m in model_ids if m not in TWIN] or model_ids
+    # One long run per fifty attempts of a full first batch, at most three, so
+    # benches of under five models get none and fixtures built from them import quickly.
+    n_long = min(3, len(model_ids) * BATCH_SIZE // 50) if default_long else 0
+    special: dict[tuple[str, str], str] = {}
+    for position, task in enumerate(task_specs):
+        roles: list[str] = []
+        # A lone model keeps its attempts: a release with no attempt at all tests nothing.
+        if len(model_ids) > 1 and position % len(TASK_CATALOGUE) in _NO_CELL_POSITIONS:
+            roles.append(_NO_CELL)
+        roles += _SLOT_ROLES.get(position % BATCH_SIZE, ())
+        if position in _LONG_SLOTS[:n_long]:
+            roles.append(_LONG)
+        if not roles:
+            continue
+        order = list(candidates)
+        entity_rng(seed, "specials", task.id).shuffle(order)
+        for role, model in zip(roles, order, strict=False):
+            special[(model, task.id)] = role
+    return special

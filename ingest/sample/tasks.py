@@ -6,8 +6,9 @@ import random
 from typing import Any
 
 from ingest.sample.catalog import TASK_CATALOGUE, TaskSpec
+from ingest.sample.draws import entity_rng
 
-_BATCH_SIZE = 10
+BATCH_SIZE = 10
 
 _ALL_MANDATORY_TASK = "auth0-jwt-verify"
 _PERF_TASK = "s3-multipart-upload"
@@ -144,12 +145,12 @@ def build_tasks(seed: int, count: int, released: int) -> list[TaskSpec]:
         ident = base[0] if lap == 0 else f"{base[0]}-v{lap + 1}"
         title = base[1] if lap == 0 else f"{base[1]} (variant {lap + 1})"
         task = TaskSpec(ident, title, base[2], tuple(base[3].split()), base[4])
-        trng = random.Random(f"{seed}|task|{ident}")
+        trng = entity_rng(seed, "task", ident)
         task.difficulty = trng.uniform(-0.05, 0.3)
         task.files = _task_files(task)
         task.checks = _task_checks(task, trng)
         task.ticket = _ticket(task, trng)
         if i < released:
-            task.batch = i // _BATCH_SIZE + 1
+            task.batch = i // BATCH_SIZE + 1
         tasks.append(task)
     return tasks

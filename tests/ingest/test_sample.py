@@ -41,6 +41,16 @@ def load(path: Path):
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def evidence_task(path: str) -> str | None:
+    """The task a release path is evidence of (attempt files, task document), else None."""
+    parts = path.split("/")
+    if parts[0] == "attempts":
+        return parts[2]
+    if parts[0] == "tasks":
+        return parts[1].removesuffix(".json")
+    return None
+
+
 def attempt_dirs(root: Path) -> list[Path]:
     return sorted(p for p in (root / "attempts").glob("*/*") if p.is_dir())
 
@@ -134,6 +144,116 @@ def test_default_counts(default_release):
             assert 0.0 <= cell["score"] <= 1.0
             if t not in released:
                 assert cell["flags"] == []
+
+
+@pytest.fixture(scope="module")
+def next_batch_release(tmp_path_factory) -> tuple[Path, dict]:
+    """The default release one batch later: the same seed with three more tasks released."""
+    root = tmp_path_factory.mktemp("next-batch") / "release"
+    return root, generate_release(root, released=13)
+
+
+def test_a_further_batch_leaves_earlier_tasks_byte_identical(default_release, next_batch_release):
+    (before, _), (after, _) = default_release, next_batch_release
+    old, new = digests(before), digests(after)
+    tasks = load(before / "manifest.json")["tasks"]
+    first, added = tasks[:10], tasks[10:13]
+
+    def evidence_of(files: dict[str, str], task_ids: list[str]) -> dict[str, str]:
+        """The attempt files and task documents of these tasks."""
+        wanted = set(task_ids)
+        return {p: d for p, d in files.items() if evidence_task(p) in wanted}
+
+    kept = evidence_of(old, first)
+    assert len(kept) > 169 * 6
+    assert evidence_of(new, first) == kept
+    # Nothing else of the earlier release is evidence: it only lost derived documents.
+    assert set(old) - set(kept) == {
+        "manifest.json",
+        "leaderboard.json",
+        "matrix.json",
+        *(f"models/{m}.json" for m in load(before / "manifest.json")["models"]),
+    }
+    fresh = [p for p in attempt_dirs(after) if p.name in added]
+    assert {p.name for p in fresh} == set(added)
+    assert not any((before / "attempts" / p.parent.name / p.name).exists() for p in fresh)
+    assert sorted(p.stem for p in (after / "tasks").glob("*.json")) == sorted(first + added)
+    assert len(attempt_dirs(after)) == len(attempt_dirs(before)) + len(fresh)
+
+
+def test_a_further_batch_updates_only_the_derived_documents(default_release, next_batch_release):
+    (before, _), (after, summary) = default_release, next_batch_release
+    m1, m2 = load(before / "manifest.json"), load(after / "manifest.json")
+    # The catalogue does not depend on how many tasks are released.
+    for key in ("schema", "bench", "title", "revision", "scoring_rule", "models", "tasks"):
+        assert m1[key] == m2[key]
+    assert m2["batches"][0] == m1["batches"][0]
+    assert [b["id"] for b in m2["batches"]] == [1, 2]
+    assert m2["batches"][1]["tasks"] == m1["tasks"][10:13]
+    assert m2["batches"][1]["released_at"] > m1["batches"][0]["released_at"]
+    assert m2["generated_at"] == m2["batches"][1]["released_at"]
+    assert m2["counts"]["released_tasks"] == 13
+    assert m2["counts"]["attempts"] == summary["attempts"] == len(attempt_dirs(after))
+    assert m2["counts"]["attempts"] > m1["counts"]["attempts"]
+
+    x1, x2 = load(before / "matrix.json"), load(after / "matrix.json")
+    assert [{**t, "released": None} for t in x1["tasks"]] == [
+        {**t, "released": None} for t in x2["tasks"]
+    ]
+    assert [t["id"] for t in x2["tasks"] if t["released"]] == m1["tasks"][:13]
+    released_now = set(m1["tasks"][10:13])
+    for m in m1["models"]:
+        c1, c2 = x1["cells"][m], x2["cells"][m]
+        # Missing cells stay missing; every cell outside the new batch is unchanged.
+        assert set(c1) == set(c2)
+        assert {t: c for t, c in c1.items() if t not in released_now} == {
+            t: c for t, c in c2.items() if t not in released_now
+        }
+    # Released, a task's outcome may differ from its earlier matrix estimate (here
+    # at least the batch's planted missing verdict and timeout flag show up).
+    assert any(
+        x1["cells"][m][t] != x2["cells"][m][t]
+        for m in m1["models"]
+        for t in released_now
+        if t in x1["cells"][m]
+    )
+
+    l1, l2 = load(before / "leaderboard.json"), load(after / "leaderboard.json")
+    assert l1 != l2
+    # Durations sum over released attempts (costs do too, but free models cost nothing).
+    duration = {r["model"]: r["duration_s"] for r in l1["rows"]}
+    for row in l2["rows"]:
+        if any((after / "attempts" / row["model"] / t).is_dir() for t in released_now):
+            assert row["duration_s"] > duration[row["model"]]
+    for m in m1["models"]:
+        d1, d2 = load(before / "models" / f"{m}.json"), load(after / "models" / f"{m}.json")
+        assert d1["model"] == d2["model"]
+        rows = [r for r in d2["attempts"] if r["task"] not in released_now]
+        assert rows == d1["attempts"]
+
+
+@pytest.mark.parametrize(("first", "then"), [(3, 4), (4, 11), (10, 23)])
+def test_any_further_release_keeps_earlier_attempts(tmp_path, first, then):
+    # Small benches, partial batches and a batch boundary: the rule is per entity.
+    size = {"models": 4, "tasks": 24, "seed": 5}
+    generate_release(tmp_path / "a", released=first, **size)
+    generate_release(tmp_path / "b", released=then, **size)
+    tasks = load(tmp_path / "a" / "manifest.json")["tasks"][:first]
+    a, b = digests(tmp_path / "a"), digests(tmp_path / "b")
+    shared = {p: d for p, d in a.items() if evidence_task(p)}
+    assert {evidence_task(p) for p in shared} == set(tasks)
+    assert {p: b.get(p) for p in shared} == shared
+
+    def missing_cells(root: Path) -> set[tuple[str, str]]:
+        matrix = load(root / "matrix.json")
+        return {
+            (m, t["id"])
+            for m in matrix["models"]
+            for t in matrix["tasks"]
+            if t["id"] not in matrix["cells"][m]
+        }
+
+    assert missing_cells(tmp_path / "a") == missing_cells(tmp_path / "b")
 
 
 def test_batches_of_ten(tmp_path):
