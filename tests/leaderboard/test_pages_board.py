@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from leaderboard.models import Disagreement, Model
+from leaderboard.models import Attempt, Disagreement, Model
 from leaderboard.render.svg import ChartPoint, pareto_frontier
 from tests.leaderboard.pages_fixtures import bench_fixture, grow, h1_count  # noqa: F401
 
@@ -133,15 +133,31 @@ def test_harness_and_provider_filters_keep_only_matching_models(client, bench):
     assert "No model matches these filters." in html
 
 
+def _expected_flag_title(bench, model) -> str:
+    verdicts = Attempt.objects.filter(model=model, has_detail=True, verdict__isnull=True).count()
+    attempts = bench.tasks.count() - Attempt.objects.filter(model=model).count()
+    parts = []
+    if verdicts:
+        parts.append(f"{verdicts} missing verdict{'s' if verdicts > 1 else ''}")
+    if attempts:
+        parts.append(f"{attempts} missing attempt{'s' if attempts > 1 else ''}")
+    return f'title="{", ".join(parts)}">{verdicts + attempts}<'
+
+
 def test_flagged_count_says_why_in_its_tooltip(client, bench):
     html = client.get(reverse("bench", args=[bench.slug])).content.decode()
-    # gpt-6-astra-high: two missing verdicts plus one public task without an attempt.
-    row = html[html.index('<tr id="model-gpt-6-astra-high">') :]
-    row = row[: row.index("</tr>")]
-    assert 'title="2 missing verdicts, 1 missing attempt">3<' in row
-    row = html[html.index('<tr id="model-claude-sonnet-5-5">') :]
-    row = row[: row.index("</tr>")]
-    assert 'title="1 missing verdict">1<' in row
+    flagged = list(Model.objects.filter(bench=bench, flagged__gt=0))
+    # The sample release flags models for missing verdicts and missing attempts.
+    assert {"missing verdict", "missing attempt"} <= {
+        reason
+        for model in flagged
+        for reason in ("missing verdict", "missing attempt")
+        if reason in _expected_flag_title(bench, model)
+    }
+    for model in flagged:
+        row = html[html.index(f'<tr id="model-{model.slug}">') :]
+        row = row[: row.index("</tr>")]
+        assert _expected_flag_title(bench, model) in row
 
 
 def test_disagreeing_published_figures_are_noted_on_the_page(client, bench):
