@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 
 HOST_REPLACEMENT = "redacted.invalid"
+_HOST_CHAR = re.compile(rb"[\w-]")
 HOME_REPLACEMENT = "/home/user/"
 
 
@@ -43,23 +44,37 @@ class Scrubber:
         homes = "|".join(re.escape(p.rstrip("/")) for p in config["home_prefixes"])
         self.allowed_hosts = {h.lower() for h in config.get("allowed_hosts", [])}
         host = rf"(?<![\w.-])(?:[A-Za-z0-9-]+\.)+(?:{suffixes})(?![\w-])"
-        home = rf"(?:{homes})/[^/\s\"'\\]+/"
+        # Not inside another path: "/api/v2/users/x/" is no home folder.
+        home = rf"(?<![\w.~/-])(?:{homes})/[^/\s\"'\\]+/"
         self.host_re = re.compile(host, re.IGNORECASE)
         self.home_re = re.compile(home)
-        # The fast test looks only for the suffixes and prefixes themselves: the
-        # full host pattern, tried at every position, costs seconds on 30 MB.
-        fast = "|".join(
-            [rf"\.(?:{suffixes})(?![\w-])"]
-            + [re.escape(p.rstrip("/")) + "/" for p in config["home_prefixes"]]
-        )
-        self.any_bytes = re.compile(fast.encode(), re.IGNORECASE)
+        # The fast test looks only for the suffixes and prefixes themselves, with
+        # bytes.find (memchr speed): any regex, tried at every position of 30 MB,
+        # costs a tenth of the import.
+        self.suffix_needles = [
+            ("." + x.lstrip(".")).lower().encode() for x in config["host_suffixes"]
+        ]
+        self.prefix_needles = [
+            (p.rstrip("/") + "/").lower().encode() for p in config["home_prefixes"]
+        ]
         self.header_patterns = [h.lower() for h in config["header_names"]]
 
     # -- checking ------------------------------------------------------------------------
 
     def might_match(self, data: bytes) -> bool:
         """A fast test over a file's raw bytes; only matches need a closer look."""
-        return self.any_bytes.search(data) is not None
+        lowered = data.lower()
+        if any(needle in lowered for needle in self.prefix_needles):
+            return True
+        for needle in self.suffix_needles:
+            start = lowered.find(needle)
+            while start != -1:
+                end = start + len(needle)
+                # ".lan" in ".language" is no host suffix.
+                if end >= len(lowered) or not _HOST_CHAR.match(lowered, end):
+                    return True
+                start = lowered.find(needle, end)
+        return False
 
     def _allowed(self, text: str) -> bool:
         return text.lower() in self.allowed_hosts

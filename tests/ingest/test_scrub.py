@@ -95,3 +95,11 @@ def test_an_allowed_simulator_host_is_not_a_finding(settings):
     found = list(scrubber.text_findings("GET http://db.lan:5432"))
     assert [f.text for f in found] == ["db.lan"]
     assert json.dumps(scrubber.rewrite_json({"u": "db.lan"})) == '{"u": "redacted.invalid"}'
+
+
+def test_a_home_like_segment_inside_another_path_is_not_a_finding():
+    from ingest.scrub import Scrubber
+
+    scrubber = Scrubber()
+    assert list(scrubber.text_findings("GET /api/v2/Users/auth0|42/roles")) == []
+    assert [f.text for f in scrubber.text_findings("cd /Users/bob/src && ls")] == ["/Users/bob/"]
