@@ -22,45 +22,35 @@ def is_staff(request) -> bool:
     return request.user.is_active and request.user.is_staff
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class _ViewOnly:
     """Staff may look, nobody may edit: rows change only by importing."""
 
+    def has_view_permission(self, request, obj=None) -> bool:
+        return is_staff(request)
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class ReadOnlyAdmin(_ViewOnly, admin.ModelAdmin):
     list_per_page = 100
     # Counting every row of a big table on each page is the slow part of a changelist.
     show_full_result_count = False
 
-    def has_view_permission(self, request, obj=None) -> bool:
-        return is_staff(request)
-
     def has_module_permission(self, request) -> bool:
         return is_staff(request)
 
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyInline(_ViewOnly, admin.TabularInline):
     extra = 0
     can_delete = False
     show_change_link = True
-
-    def has_view_permission(self, request, obj=None) -> bool:
-        return is_staff(request)
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 class BenchAdmin(ReadOnlyAdmin):
