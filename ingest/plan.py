@@ -300,7 +300,9 @@ def build_plan(
         for m, t in folders
         if source.exists(f"attempts/{m}/{t}/trajectory.json")
     )
-    check.events = EventChecks(parallel=EventChecks.worth_a_helper(trajectory_bytes))
+    check.events = EventChecks(
+        parallel=EventChecks.worth_a_helper(trajectory_bytes), reread=source.read
+    )
     try:
         _plan_attempts(check, plan, folders, existing, sink, progress)
     finally:
