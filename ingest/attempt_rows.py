@@ -155,7 +155,7 @@ def _blobs(texts: dict[str, bytes]) -> dict[str, Blob]:
     for name, digest in digests.items():
         blob = known.get(digest)
         if blob is None:
-            blob = known[digest] = Blob.for_bytes(texts[name])
+            blob = known[digest] = Blob.store(digest, texts[name])
         found[name] = blob
     return found
 

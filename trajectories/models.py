@@ -47,8 +47,11 @@ class Blob(models.Model):
         """Return the stored blob for ``content``, storing it if it is new."""
         digest = hashlib.sha256(content).hexdigest()
         existing = cls.objects.filter(sha256=digest).first()
-        if existing is not None:
-            return existing
+        return existing if existing is not None else cls.store(digest, content)
+
+    @classmethod
+    def store(cls, digest: str, content: bytes) -> Blob:
+        """Store ``content``, whose SHA-256 the caller computed and found not stored."""
         if len(content) > settings.BENCHVIEW_LIMITS["blob_db_max_bytes"]:
             name = f"blobs/{digest[:2]}/{digest}"
             if not default_storage.exists(name):

@@ -400,3 +400,18 @@ def test_the_command_line_is_refused_while_another_import_runs(small_release_dir
     said = failing_import(small_release_dir)
     assert "Another import is running (alice importing x.tar.gz" in said
     assert Bench.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_large_blobs_go_to_file_storage_and_read_back_byte_for_byte(small_release_dir, settings):
+    from trajectories.models import Blob
+
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "blob_db_max_bytes": 1000}
+    import_path(small_release_dir)
+    path = next(small_release_dir.glob("attempts/*/*/transcript.jsonl"))
+    evidence = Evidence.objects.get(
+        attempt__model__slug=path.parent.parent.name, attempt__task__slug=path.parent.name
+    )
+    blob = Blob.objects.get(pk=evidence.transcript_id)
+    assert blob.data is None and blob.storage_name
+    assert blob.read() == path.read_bytes()
