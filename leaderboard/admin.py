@@ -101,19 +101,20 @@ class ModelEntryAdmin(ReadOnlyAdmin):
 class ReleasedFilter(admin.SimpleListFilter):
     title = "release state"
     parameter_name = "state"
+    # The path from the listed rows to their task's batch.
+    batch_path = "batch"
 
     def lookups(self, request, model_admin):
         return [("live", "live"), ("staged", "staged"), ("unreleased", "in no batch")]
 
     def queryset(self, request, queryset):
-        value = self.value()
-        if value == "live":
-            return queryset.filter(batch__live=True)
-        if value == "staged":
-            return queryset.filter(batch__live=False)
-        if value == "unreleased":
-            return queryset.filter(batch__isnull=True)
-        return queryset
+        conditions = {
+            "live": {f"{self.batch_path}__live": True},
+            "staged": {f"{self.batch_path}__live": False},
+            "unreleased": {f"{self.batch_path}__isnull": True},
+        }
+        condition = conditions.get(self.value())
+        return queryset.filter(**condition) if condition else queryset
 
 
 class CheckInline(ReadOnlyInline):
@@ -143,15 +144,7 @@ class CheckResultInline(ReadOnlyInline):
 
 
 class AttemptTaskStateFilter(ReleasedFilter):
-    def queryset(self, request, queryset):
-        value = self.value()
-        if value == "live":
-            return queryset.filter(task__batch__live=True)
-        if value == "staged":
-            return queryset.filter(task__batch__live=False)
-        if value == "unreleased":
-            return queryset.filter(task__batch__isnull=True)
-        return queryset
+    batch_path = "task__batch"
 
 
 @admin.register(Attempt)
