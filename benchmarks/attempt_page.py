@@ -12,7 +12,8 @@ events=N)``), imports it into a fresh SQLite database (or the database at
 - the number of queries, and that it is the same for a small attempt;
 - the HTML size with the default preview settings;
 - in headless Chromium (Debian's /usr/bin/chromium), how long after
-  navigation start the deep link ``#e9000`` is in the viewport and marked.
+  navigation start the deep link ``#e9000`` is in the viewport and marked,
+  beside a baseline from the same run: the load of the short attempt's page.
 
 Targets (issue 4): render < 1 s with a constant query count, HTML < 10 MB,
 deep link in view < 2 s after navigation start.
@@ -143,6 +144,8 @@ TIMING = """(() => {
     + `parsed ${n.domInteractive.toFixed(0)} ms, load ${n.loadEventEnd.toFixed(0)} ms`;
 })()"""
 
+LOAD_END = "performance.getEntriesByType('navigation')[0].loadEventEnd"
+
 DEBUG = """(id) => {
   const el = document.getElementById(id);
   return {exists: !!el, top: el && el.getBoundingClientRect().top,
@@ -150,7 +153,7 @@ DEBUG = """(id) => {
 }"""
 
 
-def measure_browser(base: str, url: str, anchor: str, runs: int) -> dict:
+def measure_browser(base: str, url: str, anchor: str, short_url: str, runs: int) -> dict:
     from playwright.sync_api import sync_playwright
 
     results = []
@@ -170,14 +173,19 @@ def measure_browser(base: str, url: str, anchor: str, runs: int) -> dict:
             page.wait_for_load_state("load")
             top = page.evaluate(f"document.getElementById('{anchor}').getBoundingClientRect().top")
             timing = page.evaluate(TIMING)
-            results.append((in_view_ms, top))
-            print(f"  run: in view {in_view_ms:.0f} ms; {timing}")
+            # Baseline from the same browser and moment: the load of the short
+            # attempt's page, so a run on a busy machine shows in the ratio.
+            page.goto(f"{base}{short_url}", wait_until="load")
+            baseline_ms = page.evaluate(LOAD_END)
+            results.append((in_view_ms, top, baseline_ms))
+            print(f"  run: in view {in_view_ms:.0f} ms; {timing}; baseline {baseline_ms:.0f} ms")
             page.close()
         browser.close()
     ms = [r[0] for r in results]
     return {
         "best_ms": min(ms),
         "median_ms": statistics.median(ms),
+        "baseline_ms": statistics.median(r[2] for r in results),
         "top_px_after_load": results[-1][1],
     }
 
@@ -212,13 +220,18 @@ def main() -> None:
             anchor = f"e{min(9000, long_events - 1)}"
             server, base = serve()
             try:
-                browser = measure_browser(base, long_url, anchor, runs=3)
+                browser = measure_browser(base, long_url, anchor, short_url, runs=args.runs)
             finally:
                 server.shutdown()
             print(
                 f"deep link #{anchor}: in view and :target {browser['best_ms']:.0f} ms "
                 f"(median {browser['median_ms']:.0f} ms) after navigation start "
                 f"(target < 2000 ms); top after load {browser['top_px_after_load']:.0f}px"
+            )
+            ratio = browser["median_ms"] / browser["baseline_ms"]
+            print(
+                f"baseline: the {short_events}-event page loads in "
+                f"{browser['baseline_ms']:.0f} ms; deep link / baseline {ratio:.1f}x"
             )
 
 

@@ -39,6 +39,9 @@ def lands_on_event_1500(page: Page, url: str) -> None:
     # At the top: the event before it is scrolled out of view.
     expect(page.locator("#e1498")).not_to_be_in_viewport()
     assert event.evaluate("el => getComputedStyle(el).outlineStyle") == "solid"
+    # Events are blocks, not list items: Chromium renumbers list items one
+    # insertion at a time, which held a 10,000-event deep link back by seconds.
+    assert event.evaluate("el => getComputedStyle(el).display") == "block"
 
 
 def test_a_deep_link_opens_at_the_event_marked(live_server, page: Page, long_attempt):
