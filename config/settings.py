@@ -163,8 +163,6 @@ BENCHVIEW_LIMITS = {
     "blob_db_max_bytes": envint("BENCHVIEW_BLOB_DB_MAX_BYTES", 4 * 1024**2),
     # Bulk inserts.
     "bulk_batch_size": envint("BENCHVIEW_BULK_BATCH_SIZE", 2000),
-    # Releases with more trajectory bytes than this check events in a helper process.
-    "parallel_event_check_bytes": envint("BENCHVIEW_PARALLEL_EVENT_CHECK_BYTES", 16 * 1024**2),
     # Pages.
     "event_preview_chars": envint("BENCHVIEW_EVENT_PREVIEW_CHARS", 600),
     "event_input_preview_chars": envint("BENCHVIEW_EVENT_INPUT_PREVIEW_CHARS", 1200),

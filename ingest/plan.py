@@ -16,9 +16,9 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
-from ingest import schema
-from ingest.events_check import EventChecks
+from ingest import event_schema, schema
 from ingest.reader import ReleaseSource
+from ingest.schema_base import errors_of
 from ingest.scrub import Scrubber
 from leaderboard.models import Attempt, Bench, Model, Task
 from leaderboard.scoring import CheckOutcome, differs, score_verdict
@@ -166,7 +166,6 @@ class _Checker:
         self.source = source
         self.plan = plan
         self.scrubber = Scrubber()
-        self.events = EventChecks(parallel=False)
 
     def scrub_findings(self, name: str, findings) -> bool:
         """Record what should have been scrubbed; True when something was found."""
@@ -198,7 +197,7 @@ class _Checker:
         try:
             return model.model_validate(raw)
         except ValidationError as exc:
-            for path, message in schema.errors_of(exc, prefix):
+            for path, message in errors_of(exc, prefix):
                 self.problem(name, path, message)
             return None
 
@@ -295,32 +294,19 @@ def build_plan(
         )
     existing = _existing_attempt_hashes(manifest.bench)
     _compare_with_database(plan, existing, folders)
-    trajectory_bytes = sum(
-        source.size(f"attempts/{m}/{t}/trajectory.json")
-        for m, t in folders
-        if source.exists(f"attempts/{m}/{t}/trajectory.json")
-    )
-    check.events = EventChecks(
-        parallel=EventChecks.worth_a_helper(trajectory_bytes), reread=source.read
-    )
-    try:
-        _plan_attempts(check, plan, folders, existing, sink, progress)
-    finally:
-        check.events.close()
+    _plan_attempts(check, plan, folders, existing, sink, progress)
     return plan
 
 
 def _plan_attempts(check, plan, folders, existing, sink, progress) -> None:
     """Check every attempt folder, handing valid ones to the sink as they come.
 
-    With a helper process checking events, an attempt may be written before its
-    events are known to be valid; a write that fails on bad data is then
-    explained by the helper's findings, and the caller rolls everything back.
+    Once a problem is found nothing more is handed over, and the caller rolls
+    back what was; the checking goes on, to report every problem.
     """
     writing = sink is not None and plan.ok
     if writing:
         sink.begin(plan, folders)
-    failed_write: Exception | None = None
     verb = "imported" if writing else "checked"
     for number, (model_id, task_id) in enumerate(folders, start=1):
         planned = _plan_attempt(check, plan.manifest, model_id, task_id, existing)
@@ -328,17 +314,10 @@ def _plan_attempts(check, plan, folders, existing, sink, progress) -> None:
             attempt, docs = planned
             plan.attempts.append(attempt)
             plan.attempt_changes.add(attempt.status, f"{model_id}/{task_id}")
-            if writing and plan.ok and failed_write is None:
-                try:
-                    sink.attempt(plan, attempt, docs)
-                except Exception as exc:  # noqa: BLE001 - explained below, or re-raised
-                    failed_write = exc
+            if writing and plan.ok:
+                sink.attempt(plan, attempt, docs)
         if progress and (number % 25 == 0 or number == len(folders)):
             progress(f"{verb} {number}/{len(folders)} attempts")
-    for name, path, message in check.events.results():
-        check.problem(name, path, message)
-    if failed_write is not None and plan.ok:
-        raise failed_write
     if writing and plan.ok:
         sink.finish(plan)
 
@@ -522,9 +501,7 @@ def validate_attempt_files(
     if "verdict.json" in loaded:
         verdict = check.validate(folder + "verdict.json", schema.VerdictDoc, loaded["verdict.json"])
     if "trajectory.json" in loaded:
-        validate_trajectory(
-            check, folder + "trajectory.json", files["trajectory.json"], loaded["trajectory.json"]
-        )
+        validate_trajectory(check, folder + "trajectory.json", loaded["trajectory.json"])
     refs: set[str] = set()
     name = folder + "vendor-requests.json"
     if "vendor-requests.json" in loaded:
@@ -601,10 +578,10 @@ def verdict_outcomes(verdict) -> list[CheckOutcome] | None:
     ]
 
 
-def validate_trajectory(check: _Checker, name: str, data: bytes, raw: Any) -> None:
+def validate_trajectory(check: _Checker, name: str, raw: Any) -> None:
     if check.validate(name, schema.TrajectoryHeadDoc, raw) is None:
         return
-    for path, message in check.events.check(name, data, raw["events"]):
+    for path, message in event_schema.check_events(raw["events"]):
         check.problem(name, path, message)
 
 

@@ -1,4 +1,4 @@
-"""Typed models of release format v1 (pydantic), and readable validation errors.
+"""Typed models of release format v1 (pydantic); the events are in event_schema.
 
 Every model allows unknown fields (they are kept and given back); types are
 strict, so ``"true"`` is not a boolean and ``"1"`` is not a number.
@@ -7,36 +7,20 @@ strict, so ``"true"`` is not a boolean and ``"1"`` is not a number.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal, Union
+from typing import Any, Literal
 
 import orjson
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Discriminator,
-    Field,
-    Tag,
-    TypeAdapter,
-    ValidationError,
-    field_validator,
-)
+from pydantic import ConfigDict, Field, field_validator
 
+from ingest.schema_base import Doc, Number, Timestamp
 from leaderboard.scoring import SCORING_RULES
 from leaderboard.slugs import RESERVED_BENCH_SLUGS, SLUG_RE
-
-
-class Doc(BaseModel):
-    model_config = ConfigDict(extra="allow", strict=True)
 
 
 def _slug(value: str) -> str:
     if not SLUG_RE.fullmatch(value):
         raise ValueError(f"{value!r} is not a valid id (lowercase letters, digits, '.', '_', '-')")
     return value
-
-
-Number = float
-Timestamp = str
 
 
 # -- manifest.json ---------------------------------------------------------------------------
@@ -315,57 +299,6 @@ class TrajectoryHeadDoc(Doc):
     events: list[Any]
 
 
-class TokensDoc(Doc):
-    input: int
-    output: int
-
-
-class EventDoc(Doc):
-    index: int
-    type: str
-    ts: Timestamp | None = None
-    tokens: TokensDoc | None = None
-    duration_ms: Number | None = None
-
-
-class SystemEventDoc(EventDoc):
-    model: str
-    tool_count: int
-    session_id: str | None = None
-    cwd: str | None = None
-
-
-class TextEventDoc(EventDoc):
-    text: str
-
-
-class ToolResultDoc(Doc):
-    ok: bool
-    output: str
-    exit_code: int | None
-
-
-class ToolCallEventDoc(EventDoc):
-    tool: str
-    input: Any
-    result: ToolResultDoc | None
-
-
-class ErrorEventDoc(EventDoc):
-    text: str
-    source: Literal["harness", "provider"] | None = None
-
-
-EVENT_TYPES: dict[str, type[EventDoc]] = {
-    "system": SystemEventDoc,
-    "user": TextEventDoc,
-    "message": TextEventDoc,
-    "reasoning": TextEventDoc,
-    "tool_call": ToolCallEventDoc,
-    "error": ErrorEventDoc,
-}
-
-
 class VendorEntryDoc(Doc):
     id: str
     ts: Timestamp
@@ -387,47 +320,7 @@ class VendorLogDoc(Doc):
     vendors: dict[str, list[VendorEntryDoc]]
 
 
-# -- errors ---------------------------------------------------------------------------------
-
-_MESSAGES = {
-    "bool_type": "expected a boolean",
-    "string_type": "expected a string",
-    "int_type": "expected an integer",
-    "int_from_float": "expected an integer",
-    "float_type": "expected a number",
-    "list_type": "expected an array",
-    "dict_type": "expected an object",
-    "model_type": "expected an object",
-    "model_attributes_type": "expected an object",
-    "missing": "required field is missing",
-    "extra_forbidden": "unexpected field",
-}
-
-
-def json_path(loc: tuple[Any, ...]) -> str:
-    """('checks', 3, 'passed') -> 'checks[3].passed'."""
-    path = ""
-    for part in loc:
-        if isinstance(part, int):
-            path += f"[{part}]"
-        else:
-            name = "schema" if part == "schema_" else str(part)
-            path += f".{name}" if path else name
-    return path or "(document)"
-
-
-def describe(error: dict[str, Any]) -> str:
-    kind = error["type"]
-    if kind == "literal_error":
-        return f"expected {error['ctx']['expected']}, got {error['input']!r}"[:200]
-    if kind == "value_error":
-        return str(error["ctx"]["error"])
-    return _MESSAGES.get(kind, error["msg"])
-
-
-def errors_of(exc: ValidationError, prefix: tuple[Any, ...] = ()) -> list[tuple[str, str]]:
-    """(JSON path, message) pairs of a validation error, in document order."""
-    return [(json_path(prefix + tuple(e["loc"])), describe(e)) for e in exc.errors()]
+# -- decoding -------------------------------------------------------------------------------
 
 
 def _not_json(name: str) -> None:
@@ -455,68 +348,3 @@ def parse_json(data: bytes) -> Any:
         raise ValueError(
             f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
         ) from None
-
-
-def _event_tag(value: Any) -> str | None:
-    kind = value.get("type") if isinstance(value, dict) else None
-    return kind if isinstance(kind, str) and kind in EVENT_TYPES else None
-
-
-# One validator for a whole event list: a single call into pydantic-core
-# instead of one per event, which matters for trajectories of 10,000+ events.
-EVENTS = TypeAdapter(
-    list[
-        Annotated[
-            Union[tuple(Annotated[model, Tag(tag)] for tag, model in EVENT_TYPES.items())],  # noqa: UP007
-            Discriminator(_event_tag),
-        ]
-    ]
-)
-
-
-def event_errors(exc: ValidationError, events: list[Any]) -> list[tuple[str, str]]:
-    """Errors of EVENTS, with the union's tag taken out of each path."""
-    found = []
-    known = ", ".join(EVENT_TYPES)
-    for error in exc.errors():
-        loc = list(error["loc"])
-        if error["type"] in ("union_tag_invalid", "union_tag_not_found"):
-            index = loc[0]
-            kind = events[index].get("type") if isinstance(events[index], dict) else None
-            if not isinstance(events[index], dict):
-                found.append((json_path(("events", index)), "expected an object"))
-            else:
-                found.append(
-                    (
-                        json_path(("events", index, "type")),
-                        f"unknown event type {kind!r} (known: {known})",
-                    )
-                )
-            continue
-        if len(loc) > 1 and loc[1] in EVENT_TYPES:
-            del loc[1]
-        found.append((json_path(("events", *loc)), describe(error)))
-    return found
-
-
-def check_events(events: Any) -> list[tuple[str, str]]:
-    """Problems of a trajectory's event list, as (JSON path, message) pairs."""
-    if not isinstance(events, list):
-        return []  # TrajectoryHeadDoc reports it
-    try:
-        EVENTS.validate_python(events)
-    except ValidationError as exc:
-        return event_errors(exc, events)
-    for i, event in enumerate(events):
-        if event["index"] != i:
-            return [(f"events[{i}].index", f"expected {i}, got {event['index']}")]
-    return []
-
-
-def check_trajectory_bytes(data: bytes) -> list[tuple[str, str]]:
-    """check_events on a trajectory.json file; runs in a helper process."""
-    try:
-        doc = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return []  # the main process reports malformed JSON
-    return check_events(doc.get("events") if isinstance(doc, dict) else None)

@@ -354,25 +354,8 @@ def test_zip_and_tar_archives_import_like_the_folder(small_release_dir, tmp_path
     assert (Attempt.objects.count(), Event.objects.count(), VendorRequest.objects.count()) == counts
 
 
-@pytest.fixture
-def parallel_checks(settings):
-    # Any release is "large": events are checked in the helper process.
-    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "parallel_event_check_bytes": 0}
-
-
 @pytest.mark.django_db
-def test_events_checked_in_a_helper_process_import_the_same(small_release_dir, parallel_checks):
-    import_path(small_release_dir)
-    assert Event.objects.count() == sum(
-        len(json.loads(p.read_text())["events"])
-        for p in small_release_dir.glob("attempts/*/*/trajectory.json")
-    )
-
-
-@pytest.mark.django_db
-def test_a_bad_event_found_by_the_helper_process_rolls_everything_back(
-    release_copy, parallel_checks
-):
+def test_bad_events_in_the_last_attempt_roll_back_the_attempts_written_before(release_copy):
     target = sorted(release_copy.glob("attempts/*/*/trajectory.json"))[-1]
 
     def break_it(trajectory):
