@@ -117,12 +117,13 @@ def attempt_write(
         requests_total=sum(len(v) for v in vendors.values()),
         **event_counts(events),
     )
-    bulk_insert(Event, EVENT_COLUMNS, (_event_row(attempt.pk, e) for e in events))
+    attempt_id = attempt.pk  # once, not once per row
+    bulk_insert(Event, EVENT_COLUMNS, (_event_row(attempt_id, e) for e in events))
     bulk_insert(
         VendorRequest,
         REQUEST_COLUMNS,
         (
-            _request_row(attempt.pk, vendor, i, entry)
+            _request_row(attempt_id, vendor, i, entry)
             for vendor, entries in vendors.items()
             for i, entry in enumerate(entries)
         ),
