@@ -22,6 +22,7 @@ from ingest.scrub import Scrubber
 from leaderboard import jsonsafe
 from leaderboard.models import Attempt, Batch, Bench, Check, Model, Task
 from leaderboard.services import bench_recompute
+from trajectories.services import blobs_collect
 
 
 class ImportRefused(Exception):
@@ -37,6 +38,8 @@ class ImportResult:
     bench: Bench
     plan: ImportPlan
     written_attempts: int
+    # Patches, transcripts and tickets no attempt refers to any more.
+    blobs_removed: int = 0
 
 
 def release_import(
@@ -65,7 +68,12 @@ def release_import(
         if not plan.ok:
             transaction.set_rollback(True)
             raise ImportRefused(f"{len(plan.problems)} problem(s); nothing was written", plan)
-    return ImportResult(bench=writer.bench, plan=plan, written_attempts=writer.written)
+    return ImportResult(
+        bench=writer.bench,
+        plan=plan,
+        written_attempts=writer.written,
+        blobs_removed=writer.blobs_removed,
+    )
 
 
 class _Writer:
@@ -74,6 +82,7 @@ class _Writer:
     def __init__(self, *, staged: bool):
         self.staged = staged
         self.written = 0
+        self.blobs_removed = 0
 
     def begin(self, plan: ImportPlan, folders: list[tuple[str, str]]) -> None:
         self.bench = _write_bench(plan)
@@ -154,6 +163,7 @@ class _Writer:
     def finish(self, plan: ImportPlan) -> None:
         published = {r.model: r.model_dump() for r in plan.leaderboard.rows}
         bench_recompute(bench=self.bench, published_rows=published)
+        self.blobs_removed = blobs_collect()
 
 
 def _save_if_changed(obj, values: dict) -> None:

@@ -398,3 +398,74 @@ def test_large_blobs_go_to_file_storage_and_read_back_byte_for_byte(small_releas
     blob = Blob.objects.get(pk=evidence.transcript_id)
     assert blob.data is None and blob.storage_name
     assert blob.read() == path.read_bytes()
+
+
+def _referenced_blobs() -> set[str]:
+    return {
+        pk
+        for row in Evidence.objects.values_list("patch_id", "transcript_id", "problem_id")
+        for pk in row
+        if pk
+    }
+
+
+@pytest.mark.django_db
+def test_a_reimport_removes_the_blobs_no_attempt_refers_to_any_more(
+    release_copy, settings, django_capture_on_commit_callbacks
+):
+    from django.core.files.storage import default_storage
+
+    from trajectories.models import Blob
+
+    # Every blob in file storage, so that the files' removal is seen too.
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "blob_db_max_bytes": 0}
+    import_path(release_copy)
+    transcript = sorted(release_copy.glob("attempts/*/*/transcript.jsonl"))[0]
+    model, task = transcript.parent.parent.name, transcript.parent.name
+    old = Blob.objects.get(
+        pk=Evidence.objects.get(attempt__model__slug=model, attempt__task__slug=task).transcript_id
+    )
+    assert default_storage.exists(old.storage_name)
+    # The ticket is shared by every model's attempt at the task: it must stay.
+    ticket = Evidence.objects.get(attempt__model__slug=model, attempt__task__slug=task).problem_id
+
+    transcript.write_bytes(transcript.read_bytes() + b'{"type": "note", "text": "appended"}\n')
+    # The test's own transaction never commits: run what waits for the commit.
+    with django_capture_on_commit_callbacks(execute=True):
+        out, _ = run_import(release_copy)
+
+    assert "removed 1 patch, transcript or ticket file(s)" in out
+    assert not Blob.objects.filter(pk=old.pk).exists()
+    assert not default_storage.exists(old.storage_name)
+    assert Blob.objects.filter(pk=ticket).exists()
+    assert set(Blob.objects.values_list("pk", flat=True)) == _referenced_blobs()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_blob_files_are_removed_only_when_the_import_commits(small_release_dir, settings):
+    from django.core.files.storage import default_storage
+    from django.db import transaction
+
+    from trajectories.models import Blob
+    from trajectories.services import blobs_collect
+
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "blob_db_max_bytes": 0}
+    import_path(small_release_dir)
+    files = list(Blob.objects.values_list("storage_name", flat=True))
+
+    class Abandon(Exception):
+        pass
+
+    with pytest.raises(Abandon), transaction.atomic():
+        Attempt.objects.all().delete()  # every blob is now unreferenced
+        assert blobs_collect() == len(files)
+        raise Abandon  # as a failing import would
+
+    assert Blob.objects.count() == len(files)
+    assert all(default_storage.exists(name) for name in files)
+
+    with transaction.atomic():
+        Attempt.objects.all().delete()
+        blobs_collect()
+    assert Blob.objects.count() == 0
+    assert not any(default_storage.exists(name) for name in files)

@@ -73,6 +73,11 @@ class Command(BaseCommand):
         if plan.is_noop:
             self.stdout.write("nothing changed: the database already holds this release")
             return
+        if result.blobs_removed:
+            self.stdout.write(
+                f"removed {result.blobs_removed} patch, transcript or ticket file(s) "
+                "that no attempt refers to any more"
+            )
         self.stdout.write(
             self.style.SUCCESS(
                 f"imported {result.bench.slug} revision {result.bench.revision}: "
