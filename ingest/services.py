@@ -254,6 +254,7 @@ def _write_tasks(plan: ImportPlan, bench: Bench, batches: dict[int, Batch]) -> d
     for position, slug in enumerate(plan.manifest.tasks):
         entry = entries[slug]
         doc = plan.task_docs.get(slug)
+        ticket = _ticket(plan, doc) if doc else ""
         batch_number, batch_position = in_batch.get(slug, (None, None))
         values = {
             "title": doc.task.title if doc else entry.title,
@@ -262,10 +263,12 @@ def _write_tasks(plan: ImportPlan, bench: Bench, batches: dict[int, Batch]) -> d
             "position": position,
             "batch": batches[batch_number] if batch_number is not None else None,
             "batch_position": batch_position,
-            "ticket": jsonsafe.text(_ticket(plan, doc)) if doc else "",
+            "ticket": jsonsafe.text(ticket),
             "extras": {
                 "tasks/": collect_extras(doc),
                 "matrix.json": collect_extras(entry),
+                # The column shows a NUL as U+FFFD; the file gives back the exact text.
+                **({"ticket": jsonsafe.pack(ticket)} if jsonsafe.NUL in ticket else {}),
             },
             "content_hash": task_signature(entry, plan.task_hashes.get(slug)),
         }

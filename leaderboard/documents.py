@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from leaderboard import jsonsafe
 from leaderboard.extras import merge_extras
 from leaderboard.models import Attempt, Batch, Bench, Check, CheckResult, Model, Task
 
@@ -258,7 +259,9 @@ def task_documents(bench: Bench, tasks: list[Task]) -> dict[str, dict[str, Any]]
                 "vendors": list(task.vendors),
                 "batch": task.batch.number,
             },
-            "ticket": task.ticket,
+            "ticket": jsonsafe.unpack(task.extras["ticket"])
+            if "ticket" in task.extras
+            else task.ticket,
             "checks": checks[task.pk],
             "results": results[task.pk],
         }

@@ -149,7 +149,8 @@ class Task(models.Model):
     batch_position = models.IntegerField(null=True, blank=True)
     ticket = models.TextField(blank=True)
     mean_score = models.FloatField(default=0.0, help_text="over every model, for matrix order")
-    # Unknown fields of tasks/<task>.json (matrix entries: Bench.extras).
+    # Unknown fields of tasks/<task>.json (matrix entries: Bench.extras), and
+    # under "ticket" the exact ticket when it holds a NUL (see jsonsafe).
     extras = models.JSONField(default=dict, blank=True)
     content_hash = models.CharField(max_length=80, blank=True)
 

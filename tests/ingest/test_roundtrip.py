@@ -54,7 +54,8 @@ def _attempt_dirs(root: Path) -> list[Path]:
 
 def _make_edge_cases(root: Path) -> None:
     """Unknown fields at several depths, null beside absent, no vendor log, no
-    patch, Unicode and a NUL in a tool output; scores are left as they are."""
+    patch, Unicode and a NUL in a tool output and a ticket; scores are left as
+    they are."""
 
     def manifest(doc):
         doc["x_top"] = {"nested": [1, {"deep": None}]}
@@ -87,6 +88,7 @@ def _make_edge_cases(root: Path) -> None:
 
     def task(doc):
         doc["task"]["x_owner"] = "team ü"
+        doc["ticket"] += "\n\nA NUL \u0000 pasted from a log."
         doc["checks"][0]["x_weight"] = 2
         if doc["results"]:
             doc["results"][0]["x_result"] = "kept"
