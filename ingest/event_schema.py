@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired, Union
 
-from pydantic import ConfigDict, Discriminator, Tag, TypeAdapter, ValidationError, with_config
+from pydantic import Discriminator, Tag, TypeAdapter, ValidationError, with_config
 
 # pydantic needs typing_extensions' TypedDict before Python 3.12.
 from typing_extensions import TypedDict
 
-from ingest.schema_base import Number, Timestamp, describe, json_path
+from ingest.schema_base import Doc, Number, Timestamp, describe, json_path
 
-# The same rules as schema_base.Doc.
-_RULES = ConfigDict(extra="allow", strict=True)
+# The rules of every document model, taken from their base.
+_RULES = Doc.model_config
 
 
 @with_config(_RULES)
