@@ -1,0 +1,76 @@
+"""Raw harness transcripts → release-format v1 events.
+
+One module per format, each a pure function from a transcript's bytes to a
+``Normalised``; ``NORMALISERS`` maps format name → function and ``detect``
+picks a format from the content (never from a file name). Nothing here
+touches the database: the importer, the Harbor adapter and the
+``normalise_transcript`` command all call ``normalise``.
+
+Contract of every normaliser:
+
+- ``events`` is a v1 event list: ``index`` 0, 1, 2, … with no gaps, types
+  ``system``, ``user``, ``message``, ``reasoning``, ``tool_call`` (with
+  ``result`` ``{ok, output, exit_code}`` or ``None``) and ``error``.
+- ``sources[i]`` lists the 1-based line numbers of the transcript that event
+  ``i`` came from (ascending, at least one).
+- every line of the transcript is either the source of some event or in
+  ``unmapped`` with a reason: nothing is lost silently. Blank lines count
+  as lines too (reason "blank line").
+- it never raises on bad content: invalid UTF-8, non-JSON lines, unknown
+  types and broken pairings become unmapped lines or ``error`` events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Unmapped:
+    """A transcript line that gave no event, and why."""
+
+    line: int
+    reason: str
+
+
+@dataclass
+class Normalised:
+    format: str
+    events: list[dict[str, Any]] = field(default_factory=list)
+    sources: list[list[int]] = field(default_factory=list)
+    unmapped: list[Unmapped] = field(default_factory=list)
+    # What the transcript says of the run as a whole (session id, model,
+    # token totals, cost), where it says it.
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+Normaliser = Callable[[bytes], Normalised]
+
+# Format name → normaliser. Filled by the format modules (see _register()).
+NORMALISERS: dict[str, Normaliser] = {}
+# Format name → content sniffer: True when the bytes look like that format.
+DETECTORS: dict[str, Callable[[bytes], bool]] = {}
+
+
+class UnknownFormat(ValueError):
+    """The content matches no known transcript format."""
+
+
+def detect(data: bytes) -> str | None:
+    """The name of the format ``data`` is written in, or None."""
+    for name, looks_like in DETECTORS.items():
+        if looks_like(data):
+            return name
+    return None
+
+
+def normalise(data: bytes, format: str | None = None) -> Normalised:
+    """Normalise a transcript; ``format`` overrides detection."""
+    name = format or detect(data)
+    if name is None:
+        raise UnknownFormat("not a transcript format this site knows")
+    if name not in NORMALISERS:
+        raise UnknownFormat(f"unknown transcript format {name!r}; known: {sorted(NORMALISERS)}")
+    return NORMALISERS[name](data)
