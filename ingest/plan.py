@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from ingest import event_schema, schema
+from ingest.jsondoc import JSONProblem
 from ingest.reader import ReleaseSource
 from ingest.schema_base import errors_of
 from ingest.scrub import Scrubber
@@ -189,8 +190,8 @@ class _Checker:
         data = self.source.read(name)
         try:
             return schema.parse_json(data), data
-        except ValueError as exc:
-            self.problem(name, "", str(exc))
+        except JSONProblem as exc:
+            self.problem(name, exc.path, str(exc))
             return None
 
     def validate(self, name: str, model: type[schema.Doc], raw: Any, prefix=()) -> Any:
@@ -476,8 +477,8 @@ def validate_attempt_files(
         if filename.endswith(".json"):
             try:
                 loaded[filename] = schema.parse_json(data)
-            except ValueError as exc:
-                check.problem(folder + filename, "", str(exc))
+            except JSONProblem as exc:
+                check.problem(folder + filename, exc.path, str(exc))
         else:
             try:
                 data.decode("utf-8")
