@@ -257,8 +257,11 @@ def _write_tasks(plan: ImportPlan, bench: Bench, batches: dict[int, Batch]) -> d
         ticket = _ticket(plan, doc) if doc else ""
         batch_number, batch_position = in_batch.get(slug, (None, None))
         values = {
-            "title": doc.task.title if doc else entry.title,
-            "surface": doc.task.surface if doc else entry.surface,
+            # Public: the matrix's title and surface. Detail: the task file's.
+            "title": entry.title,
+            "surface": entry.surface,
+            "file_title": doc.task.title if doc else "",
+            "file_surface": doc.task.surface if doc else "",
             "vendors": doc.task.vendors if doc else [],
             "position": position,
             "batch": batches[batch_number] if batch_number is not None else None,
