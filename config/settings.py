@@ -188,16 +188,16 @@ BENCHVIEW_LIMITS = {
     "mirror_stream_chunk_bytes": envint("BENCHVIEW_MIRROR_STREAM_CHUNK_BYTES", 256 * 1024),
     # Analysis pages: rows per table.
     "analysis_max_rows": envint("BENCHVIEW_ANALYSIS_MAX_ROWS", 500),
-    # Admin import: staged uploads older than this are swept; an import lock
-    # older than this is taken to be left over from a crashed import.
+    # Admin import: staged uploads older than this are swept.
     "upload_stale_s": envint("BENCHVIEW_UPLOAD_STALE_S", 24 * 3600),
-    "import_lock_stale_s": envint("BENCHVIEW_IMPORT_LOCK_STALE_S", 6 * 3600),
     # Admin import preview: names listed per group before "and N more".
     "preview_list_max": envint("BENCHVIEW_PREVIEW_LIST_MAX", 200),
 }
 
 # Where the admin may pick a release on the server; nothing outside it.
 BENCHVIEW_IMPORT_DIR = Path(os.environ.get("BENCHVIEW_IMPORT_DIR") or BASE_DIR / "imports")
+# SQLite only: the import lock's file (ingest.locks); PostgreSQL uses an advisory lock.
+BENCHVIEW_LOCK_DIR = Path(os.environ.get("BENCHVIEW_LOCK_DIR") or BASE_DIR / "var" / "locks")
 # Admin uploads stream here (private, never served) between preview and apply.
 BENCHVIEW_UPLOAD_DIR = Path(os.environ.get("BENCHVIEW_UPLOAD_DIR") or BASE_DIR / "var" / "uploads")
 # Release archives bypass these (ingest.admin.uploads streams them to disk under
