@@ -10,8 +10,8 @@ database server drops when its holder goes:
   by one process (the default connection would re-enter it) still refuses.
   The server drops it when that connection ends.
 - SQLite (and anything else): ``fcntl.flock`` on a file in
-  ``settings.BENCHVIEW_LOCK_DIR``, one file per database. The kernel drops it
-  when the process ends.
+  ``settings.BENCHVIEW_LOCK_DIR`` (every process importing into one database
+  must use the same folder). The kernel drops it when the process ends.
 
 Trying the lock never waits: a second import is refused at once with a message
 naming the running one. Who holds it is informational only, kept where the
@@ -102,10 +102,8 @@ def _advisory_lock(*, name: str, holder: str) -> Iterator[None]:
 
 
 def lock_path(name: str) -> Path:
-    """The lock file for ``name`` and the default database (one per database file)."""
-    database = str(connection.settings_dict.get("NAME") or "")
-    tag = hashlib.sha256(database.encode()).hexdigest()[:12]
-    return Path(settings.BENCHVIEW_LOCK_DIR) / f"{name}-{tag}.lock"
+    """The lock file for ``name``: one folder serves one database."""
+    return Path(settings.BENCHVIEW_LOCK_DIR) / f"{name}.lock"
 
 
 @contextmanager
