@@ -45,8 +45,17 @@ def envlist(name: str, default: list[str]) -> list[str]:
 
 
 DEBUG = envbool("DEBUG", True)
-# The default key only suits local demos; production sets SECRET_KEY.
-SECRET_KEY = os.environ.get("SECRET_KEY") or "benchview-insecure-demo-key-change-me"
+# The built-in key only suits local development: with DEBUG off there is no
+# default, so a production site missing its key refuses to start instead of
+# signing sessions with a key anyone can read here.
+SECRET_KEY = os.environ.get("SECRET_KEY") or ""
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set and DEBUG is false: set SECRET_KEY (make serve generates "
+            "one into var/secret-key), or set DEBUG=true for local development"
+        )
+    SECRET_KEY = "benchview-insecure-demo-key-change-me"
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 
 INSTALLED_APPS = [
@@ -138,7 +147,11 @@ SESSION_COOKIE_SECURE = SECURE_SSL_REDIRECT
 CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT
 if SECURE_SSL_REDIRECT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_HSTS_SECONDS = envint("BENCHVIEW_HSTS_SECONDS", 3600)
+    # A year, as browsers' preload lists ask; preloading itself stays an
+    # explicit choice (README, Configuration), the one `check --deploy` reports.
+    SECURE_HSTS_SECONDS = envint("BENCHVIEW_HSTS_SECONDS", 365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("BENCHVIEW_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = envbool("BENCHVIEW_HSTS_PRELOAD", False)
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
