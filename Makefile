@@ -12,7 +12,7 @@ PORT ?= 8000
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 
-.PHONY: demo test venv chromium lint format serve sample clean
+.PHONY: demo test venv chromium lint format serve check-deploy sample clean
 
 venv: $(VENV)/.synced
 
@@ -37,11 +37,28 @@ demo: venv
 	@echo "Serving Benchview on http://$(HOST):$(PORT)/"
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-# Production-like serving: gunicorn and whitenoise with collected static files.
+# Production-like serving: gunicorn and whitenoise with collected static files,
+# DEBUG off, HTTPS on (behind a TLS proxy that sets X-Forwarded-Proto; use
+# `make serve BENCHVIEW_HTTPS=false` for plain HTTP on this machine). SECRET_KEY
+# comes from the environment, else from var/secret-key, generated once.
 # The long timeout leaves room for an admin import, which runs in its request.
-serve: venv
-	$(PY) manage.py collectstatic --noinput >/dev/null
-	BENCHVIEW_MANIFEST_STATIC=true $(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 2 --timeout 900 --no-control-socket
+SECRET_KEY_FILE ?= var/secret-key
+BENCHVIEW_HTTPS ?= true
+SERVE_ENV = DEBUG=false SECRET_KEY="$${SECRET_KEY:-$$(cat $(SECRET_KEY_FILE))}" \
+	BENCHVIEW_HTTPS=$(BENCHVIEW_HTTPS) BENCHVIEW_MANIFEST_STATIC=true
+
+$(SECRET_KEY_FILE):
+	@mkdir -p $(dir $@)
+	@umask 077 && $(PY) -c 'import secrets; print(secrets.token_urlsafe(50))' > $@
+
+serve: venv $(SECRET_KEY_FILE)
+	$(SERVE_ENV) $(PY) manage.py collectstatic --noinput >/dev/null
+	$(SERVE_ENV) $(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 2 --timeout 900 --no-control-socket
+
+# Django's deployment checklist under serve's settings: only the HSTS preload
+# choice (documented in the README) may be reported.
+check-deploy: venv $(SECRET_KEY_FILE)
+	$(SERVE_ENV) $(PY) manage.py check --deploy
 
 test: venv chromium
 	$(VENV)/bin/ruff check .

@@ -45,8 +45,17 @@ def envlist(name: str, default: list[str]) -> list[str]:
 
 
 DEBUG = envbool("DEBUG", True)
-# The default key only suits local demos; production sets SECRET_KEY.
-SECRET_KEY = os.environ.get("SECRET_KEY") or "benchview-insecure-demo-key-change-me"
+# The built-in key only suits local development: with DEBUG off there is no
+# default, so a production site missing its key refuses to start instead of
+# signing sessions with a key anyone can read here.
+SECRET_KEY = os.environ.get("SECRET_KEY") or ""
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set and DEBUG is false: set SECRET_KEY (make serve generates "
+            "one into var/secret-key), or set DEBUG=true for local development"
+        )
+    SECRET_KEY = "benchview-insecure-demo-key-change-me"
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 
 INSTALLED_APPS = [
@@ -138,7 +147,11 @@ SESSION_COOKIE_SECURE = SECURE_SSL_REDIRECT
 CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT
 if SECURE_SSL_REDIRECT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_HSTS_SECONDS = envint("BENCHVIEW_HSTS_SECONDS", 3600)
+    # A year, as browsers' preload lists ask; preloading itself stays an
+    # explicit choice (README, Configuration), the one `check --deploy` reports.
+    SECURE_HSTS_SECONDS = envint("BENCHVIEW_HSTS_SECONDS", 365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("BENCHVIEW_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = envbool("BENCHVIEW_HSTS_PRELOAD", False)
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -194,16 +207,16 @@ BENCHVIEW_LIMITS = {
     "mirror_stream_chunk_bytes": envint("BENCHVIEW_MIRROR_STREAM_CHUNK_BYTES", 256 * 1024),
     # Analysis pages: rows per table.
     "analysis_max_rows": envint("BENCHVIEW_ANALYSIS_MAX_ROWS", 500),
-    # Admin import: staged uploads older than this are swept; an import lock
-    # older than this is taken to be left over from a crashed import.
+    # Admin import: staged uploads older than this are swept.
     "upload_stale_s": envint("BENCHVIEW_UPLOAD_STALE_S", 24 * 3600),
-    "import_lock_stale_s": envint("BENCHVIEW_IMPORT_LOCK_STALE_S", 6 * 3600),
     # Admin import preview: names listed per group before "and N more".
     "preview_list_max": envint("BENCHVIEW_PREVIEW_LIST_MAX", 200),
 }
 
 # Where the admin may pick a release on the server; nothing outside it.
 BENCHVIEW_IMPORT_DIR = Path(os.environ.get("BENCHVIEW_IMPORT_DIR") or BASE_DIR / "imports")
+# SQLite only: the import lock's file (ingest.locks); PostgreSQL uses an advisory lock.
+BENCHVIEW_LOCK_DIR = Path(os.environ.get("BENCHVIEW_LOCK_DIR") or BASE_DIR / "var" / "locks")
 # Admin uploads stream here (private, never served) between preview and apply.
 BENCHVIEW_UPLOAD_DIR = Path(os.environ.get("BENCHVIEW_UPLOAD_DIR") or BASE_DIR / "var" / "uploads")
 # Release archives bypass these (ingest.admin.uploads streams them to disk under

@@ -49,10 +49,12 @@ class ImportRecord(models.Model):
 
 
 class ImportLock(models.Model):
-    """The one import allowed at a time (ingest.locks): a row exists while it runs.
+    """Who holds the import lock, for the refusal message (ingest.locks): informational only.
 
-    The unique name, not a database row lock, is what excludes a second import,
-    so it works the same on SQLite and PostgreSQL and can say who holds it.
+    On PostgreSQL the running import writes this row next to its advisory lock,
+    which is what excludes a second import; a row left by a killed import
+    excludes nothing and is overwritten by the next. SQLite keeps the same
+    note in the lock file instead.
     """
 
     name = models.CharField(max_length=64)

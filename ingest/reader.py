@@ -14,10 +14,8 @@ import gzip
 import hashlib
 import os
 import re
-import shutil
 import stat
 import tarfile
-import tempfile
 import weakref
 import zipfile
 import zlib
@@ -26,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
+
+from ingest.tempdirs import UnpackDir
 
 MANIFEST = "manifest.json"
 
@@ -103,7 +103,7 @@ class ReleaseSource:
         kind: str,
         root: Path,
         files: dict[str, int],
-        temp_dir: Path | None = None,
+        temp_dir: UnpackDir | None = None,
     ) -> None:
         self.name = name
         self.sha256 = sha256
@@ -114,7 +114,7 @@ class ReleaseSource:
         self._closed = False
         # Also fires at garbage collection or interpreter exit, so a forgotten close() does
         # not leave an unpacked release behind.
-        self._cleanup = weakref.finalize(self, shutil.rmtree, temp_dir, True) if temp_dir else None
+        self._cleanup = weakref.finalize(self, temp_dir.remove) if temp_dir else None
 
     def names(self) -> list[str]:
         return list(self._names)
@@ -456,15 +456,16 @@ def _hash_in_place(base: Path, name: str, raw: str, tally: _Tally) -> tuple[int,
 # --- archives ------------------------------------------------------------------------------
 
 
-def _unpacked(path: Path, kind: str, tally: _Tally, digest: str, temp_dir: Path) -> ReleaseSource:
+def _unpacked(path: Path, kind: str, tally: _Tally, digest: str, temp: UnpackDir) -> ReleaseSource:
     prefix = _pick_root(tally, path.name)
+    temp_dir = temp.unpack
     return ReleaseSource(
         name=path.name,
         sha256=digest,
         kind=kind,
         root=temp_dir / prefix if prefix else temp_dir,
         files=_strip(tally.files, prefix),
-        temp_dir=temp_dir,
+        temp_dir=temp,
     )
 
 
@@ -532,7 +533,8 @@ def _read_zip(path: Path, limits: _Limits) -> ReleaseSource:
             tally.check_file(raw, name, info.file_size)
             planned.append((info, name))
 
-        temp_dir = Path(tempfile.mkdtemp(prefix="benchview-release-"))
+        temp = UnpackDir()
+        temp_dir = temp.unpack
         try:
             for info, name in planned:
                 raw = info.filename
@@ -548,9 +550,9 @@ def _read_zip(path: Path, limits: _Limits) -> ReleaseSource:
                     tally.files[name] = _write(
                         temp_dir, name, raw, _guarded(member.read, tally, raw), tally
                     )
-            return _unpacked(path, "zip", tally, digest, temp_dir)
+            return _unpacked(path, "zip", tally, digest, temp)
         except BaseException:
-            shutil.rmtree(temp_dir, ignore_errors=True)
+            temp.remove()
             raise
 
 
@@ -583,15 +585,15 @@ class _Allowance:
 def _read_tar(path: Path, limits: _Limits) -> ReleaseSource:
     digest = _file_sha256(path)
     tally = _Tally("archive", limits)
-    temp_dir = Path(tempfile.mkdtemp(prefix="benchview-release-"))
+    temp = UnpackDir()
     try:
         with open(path, "rb") as raw_file, gzip.GzipFile(fileobj=raw_file, mode="rb") as gz:
             stream = _Allowance(gz)
-            _unpack_tar(path.name, stream, temp_dir, tally)
+            _unpack_tar(path.name, stream, temp.unpack, tally)
             _expect_gzip_end(path.name, stream)
-        return _unpacked(path, "tar", tally, digest, temp_dir)
+        return _unpacked(path, "tar", tally, digest, temp)
     except BaseException:
-        shutil.rmtree(temp_dir, ignore_errors=True)
+        temp.remove()
         raise
 
 

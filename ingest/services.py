@@ -22,7 +22,7 @@ from ingest.scrub import Scrubber
 from leaderboard import jsonsafe
 from leaderboard.models import Attempt, Batch, Bench, Check, Model, Task
 from leaderboard.services import bench_recompute
-from trajectories.services import blobs_collect
+from trajectories.services import blob_files_sweep, blobs_collect
 
 
 class ImportRefused(Exception):
@@ -63,11 +63,18 @@ def release_import(
     if expected_sha256 is not None and source.sha256 != expected_sha256:
         raise ImportRefused("the release changed since it was previewed; preview it again")
     writer = _Writer(staged=staged)
-    with transaction.atomic():
-        plan = build_plan(source, progress=progress, sink=writer, scrub=scrub)
-        if not plan.ok:
-            transaction.set_rollback(True)
-            raise ImportRefused(f"{len(plan.problems)} problem(s); nothing was written", plan)
+    # Large blobs are files written during the transaction: remove those a
+    # killed import left, and those of this one if it does not commit.
+    blob_files_sweep()
+    try:
+        with transaction.atomic():
+            plan = build_plan(source, progress=progress, sink=writer, scrub=scrub)
+            if not plan.ok:
+                transaction.set_rollback(True)
+                raise ImportRefused(f"{len(plan.problems)} problem(s)", plan)
+    except BaseException:
+        blob_files_sweep()
+        raise
     return ImportResult(
         bench=writer.bench,
         plan=plan,

@@ -33,3 +33,19 @@ def duration(seconds: float | None) -> str:
     if minutes:
         return f"{minutes}m {secs:02d}s"
     return f"{secs}s"
+
+
+_BINARY_UNITS = ("KiB", "MiB", "GiB", "TiB")
+
+
+def size(value: int | None) -> str:
+    """2000000 -> "2,000,000 bytes (1.9 MiB)": the exact figure, then a readable one."""
+    if value is None:
+        return DASH
+    exact = f"{value:,} byte" + ("" if value == 1 else "s")
+    scaled, unit = float(value), None
+    for candidate in _BINARY_UNITS:
+        if scaled < 1024:
+            break
+        scaled, unit = scaled / 1024, candidate
+    return exact if unit is None else f"{exact} ({scaled:.1f} {unit})"

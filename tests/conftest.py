@@ -21,6 +21,8 @@ SMALL = {"models": 5, "tasks": 14, "released": 6, "seed": 7}
 def _media_in_tmp(settings, tmp_path):
     # Large blobs go to file storage; keep them out of the project folder.
     settings.MEDIA_ROOT = tmp_path / "media"
+    # The import lock's file (SQLite): one per test, so parallel runs never meet.
+    settings.BENCHVIEW_LOCK_DIR = tmp_path / "locks"
 
 
 @pytest.fixture(scope="session")

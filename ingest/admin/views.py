@@ -25,6 +25,7 @@ from ingest.admin.uploads import BODY_OVERHEAD_BYTES, ReleaseUploadHandler
 from ingest.forms import ApplyForm, ServerPickForm, UploadForm
 from ingest.locks import ImportBusy
 from ingest.models import ImportRecord
+from leaderboard import formatting
 from leaderboard.models import Bench
 
 SESSION_KEY = "ingest_imports"
@@ -195,7 +196,7 @@ def _content_length(request) -> int:
 
 def _too_large(limit: int) -> str:
     return (
-        f"The upload is larger than the limit of {limit // 1024**2} MiB "
+        f"The upload is larger than the limit of {formatting.size(limit)} "
         "(BENCHVIEW_UPLOAD_MAX_BYTES); nothing was kept. Put large releases in the "
         "import folder on the server and pick them below instead."
     )

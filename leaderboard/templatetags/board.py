@@ -19,6 +19,7 @@ HEAT_STEPS = 10
 register.filter("score", formatting.score)
 register.filter("usd", formatting.usd)
 register.filter("duration", formatting.duration)
+register.filter("size", formatting.size)
 
 
 @register.filter

@@ -401,3 +401,14 @@ def test_nothing_outside_the_import_folder_can_be_picked(
     assert "Select a valid choice" in response.content.decode()
     assert not ImportRecord.objects.exists()
     assert staged_folders() == []
+
+
+def test_the_upload_limit_reads_as_its_exact_size(staff_client, small_archive, settings):
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "upload_max_bytes": 2_000_000}
+    page = staff_client.get(reverse("admin:ingest_import")).content.decode()
+    assert "At most 2,000,000 bytes (1.9 MiB)." in page
+    assert 'data-max-label="2,000,000 bytes (1.9 MiB)"' in page
+    assert "1 MiB" not in page
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "upload_max_bytes": 1000}
+    said = upload(staff_client, small_archive).content.decode()
+    assert "larger than the limit of 1,000 bytes (BENCHVIEW_UPLOAD_MAX_BYTES)" in said

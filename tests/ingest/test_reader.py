@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import json
 import os
 import shutil
 import stat
@@ -608,3 +609,33 @@ def test_missing_limit_keys_fall_back_to_settings(tmp_path, monkeypatch):
     with pytest.raises(ReleaseReadError) as caught:
         open_release(folder, limits={"archive_max_entries": 3})
     assert caught.value.rule == "too-many-entries"
+
+
+def test_a_killed_readers_unpacked_folder_is_removed_by_the_next_open(tmp_path, scratch):
+    from tests import children
+
+    archive = build("tar", tmp_path, RELEASE)
+    child = children.start(
+        """
+        import json, sys, time
+        from ingest.reader import open_release
+        source = open_release(sys.argv[1], limits=json.loads(sys.argv[2]))
+        print("unpacked", flush=True)
+        time.sleep(120)
+        """,
+        env={"TMPDIR": str(scratch)},
+        args=[str(archive), json.dumps(LIMITS)],
+    )
+    try:
+        children.ready(child, "unpacked")
+        (left,) = scratch.iterdir()
+        # While its owner lives, another open leaves the folder alone.
+        with open_release(archive, limits=LIMITS):
+            assert left.exists()
+    finally:
+        children.kill9(child)
+    assert left.exists()  # kill -9 removed nothing
+    with open_release(archive, limits=LIMITS) as source:
+        assert not left.exists()
+        assert source.read("matrix.json") == b"{}"
+    assert list(scratch.iterdir()) == []
