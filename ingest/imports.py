@@ -68,8 +68,6 @@ def recorded_import(
     recorder = _Recorder(
         via=via, action=action, user=user, staged=staged, started=started, name=name or str(path)
     )
-    if expected_sha256:
-        recorder.sha256 = expected_sha256
     try:
         if action in CHECK_ONLY:
             with open_release(path) as source:

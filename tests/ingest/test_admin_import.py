@@ -10,6 +10,7 @@ import tarfile
 import time
 import zipfile
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from django.contrib.admin.models import LogEntry
@@ -72,10 +73,16 @@ def apply(client: Client, token: str, *, publish: bool = True):
 
 
 def run_jobs() -> None:
-    """Work the task queue in this process until it is empty, as ``db_worker`` does."""
-    call_command(
-        "db_worker", batch=True, reload=False, startup_delay=False, interval=0, verbosity=0
-    )
+    """Work the task queue in this process until it is empty, as ``db_worker`` does.
+
+    The worker closes "old" connections between tasks, and inside a test's
+    transaction that would close the test's own connection (Django's test
+    client skips the same call around its requests), so it is skipped here.
+    """
+    with mock.patch("django_tasks_db.management.commands.db_worker.close_old_connections"):
+        call_command(
+            "db_worker", batch=True, reload=False, startup_delay=False, interval=0, verbosity=0
+        )
 
 
 def apply_and_run(client: Client, token: str, **kwargs) -> ImportJob:
