@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -18,6 +17,7 @@ from pydantic import ValidationError
 
 from ingest import event_schema, schema
 from ingest.jsondoc import JSONProblem
+from ingest.progress import Phase, Progress, ProgressCallback
 from ingest.reader import ReleaseSource
 from ingest.schema_base import errors_of
 from ingest.scrub import Scrubber
@@ -222,7 +222,7 @@ class PlanSink(Protocol):
 def build_plan(
     source: ReleaseSource,
     *,
-    progress: Callable[[str], None] | None = None,
+    progress: ProgressCallback | None = None,
     sink: PlanSink | None = None,
     scrub: bool = False,
 ) -> ImportPlan:
@@ -234,6 +234,8 @@ def build_plan(
     """
     plan = ImportPlan(source_name=source.name, source_sha256=source.sha256, scrub=scrub)
     check = _Checker(source, plan)
+    if progress:
+        progress(Progress(Phase.READING))
     docs = {}
     for name, model in (
         ("manifest.json", schema.ManifestDoc),
@@ -308,18 +310,23 @@ def _plan_attempts(check, plan, folders, existing, sink, progress) -> None:
     writing = sink is not None and plan.ok
     if writing:
         sink.begin(plan, folders)
-    verb = "imported" if writing else "checked"
+    events = 0
     for number, (model_id, task_id) in enumerate(folders, start=1):
         planned = _plan_attempt(check, plan.manifest, model_id, task_id, existing)
         if planned is not None:
             attempt, docs = planned
             plan.attempts.append(attempt)
             plan.attempt_changes.add(attempt.status, f"{model_id}/{task_id}")
+            events += attempt.events
             if writing and plan.ok:
                 sink.attempt(plan, attempt, docs)
-        if progress and (number % 25 == 0 or number == len(folders)):
-            progress(f"{verb} {number}/{len(folders)} attempts")
+        if progress:
+            # Once a problem stops the writing, what is left is only checked.
+            phase = Phase.WRITING if writing and plan.ok else Phase.CHECKING
+            progress(Progress(phase, number, len(folders), events))
     if writing and plan.ok:
+        if progress:
+            progress(Progress(Phase.RECOMPUTING, len(folders), len(folders), events))
         sink.finish(plan)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import reset_queries, transaction
@@ -17,6 +16,7 @@ from ingest.plan import (
     model_signature,
     task_signature,
 )
+from ingest.progress import ProgressCallback
 from ingest.reader import ReleaseSource
 from ingest.scrub import Scrubber
 from leaderboard import jsonsafe
@@ -48,7 +48,7 @@ def release_import(
     staged: bool = False,
     expected_sha256: str | None = None,
     scrub: bool = False,
-    progress: Callable[[str], None] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> ImportResult:
     """Check ``source`` and write it, in one pass and one transaction.
 

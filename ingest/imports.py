@@ -1,0 +1,150 @@
+"""The one recorded import: lock → open → check or import → ImportRecord.
+
+The command line (``import_release``), the admin's preview and the import job
+all go through ``recorded_import``, so a release gets the same outcome and the
+same record whoever brings it in, failures included: every way out of an
+import, bar an interrupted process, leaves exactly one ImportRecord.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.contrib.admin.models import ADDITION, LogEntry
+
+from ingest.locks import ImportBusy, import_lock
+from ingest.models import ImportRecord
+from ingest.plan import ImportPlan, build_plan
+from ingest.progress import ProgressCallback
+from ingest.reader import ReleaseReadError, open_release
+from ingest.report import plan_summary
+from ingest.services import ImportRefused, ImportResult, release_import
+
+logger = logging.getLogger(__name__)
+
+Action = ImportRecord.Action
+Outcome = ImportRecord.Outcome
+# Actions that only read and check: they take no lock and write no release.
+CHECK_ONLY = (Action.DRY_RUN, Action.PREVIEW)
+
+
+@dataclass
+class RecordedImport:
+    record: ImportRecord
+    plan: ImportPlan | None = None  # None when the release could not even be read
+    result: ImportResult | None = None  # set when it was written (applied or no change)
+
+    @property
+    def outcome(self) -> str:
+        return self.record.outcome
+
+
+def recorded_import(
+    *,
+    path: str | Path,
+    via: str,
+    holder: str,
+    action: str = Action.IMPORT,
+    name: str = "",
+    user=None,
+    staged: bool = False,
+    scrub: bool = False,
+    expected_sha256: str | None = None,
+    progress: ProgressCallback | None = None,
+) -> RecordedImport:
+    """Check (``action`` dry-run or preview) or import the release at ``path``, and record it.
+
+    Outcomes: "checked" (a check found no problem), "applied" or "no-change"
+    (imported), "refused" (unreadable, has problems, changed since its
+    preview, or another import holds the lock) and "failed" (an unexpected
+    error, logged with its traceback). Whatever the outcome, nothing of the
+    release is written unless it is applied. ImportBusy is recorded (its
+    ``record``), then raised, so a caller can say "try later".
+    """
+    started = time.monotonic()
+    recorder = _Recorder(
+        via=via, action=action, user=user, staged=staged, started=started, name=name or str(path)
+    )
+    try:
+        if action in CHECK_ONLY:
+            with open_release(path) as source:
+                recorder.opened(source, name)
+                plan = build_plan(source, progress=progress, scrub=scrub)
+            if not plan.ok:
+                message = f"{len(plan.problems)} problem(s); nothing was written"
+                return recorder.write(Outcome.REFUSED, plan=plan, message=message)
+            return recorder.write(Outcome.CHECKED, plan=plan, message="nothing was written")
+        with import_lock(holder=holder), open_release(path) as source:
+            recorder.opened(source, name)
+            result = release_import(
+                source=source,
+                staged=staged,
+                scrub=scrub,
+                expected_sha256=expected_sha256,
+                progress=progress,
+            )
+    except ImportBusy as exc:
+        exc.record = recorder.write(Outcome.REFUSED, message=str(exc)).record
+        raise
+    except ReleaseReadError as exc:
+        return recorder.write(Outcome.REFUSED, message=str(exc))
+    except ImportRefused as exc:
+        return recorder.write(Outcome.REFUSED, plan=exc.plan, message=str(exc))
+    except Exception as exc:
+        logger.exception("import of %s (%s) failed", recorder.name, via)
+        return recorder.write(Outcome.FAILED, message=f"{type(exc).__name__}: {exc}")
+    plan = result.plan
+    outcome = Outcome.NO_CHANGE if plan.is_noop else Outcome.APPLIED
+    where = "staged (staff only)" if staged else "live"
+    message = f"{result.written_attempts} attempt(s) written; new batches {where}"
+    recorded = recorder.write(outcome, plan=plan, message=message)
+    recorded.result = result
+    return recorded
+
+
+@dataclass
+class _Recorder:
+    via: str
+    action: str
+    user: object
+    staged: bool
+    started: float
+    name: str
+    sha256: str = ""
+
+    def opened(self, source, name: str) -> None:
+        self.name = name or source.name
+        self.sha256 = source.sha256
+
+    def write(
+        self, outcome: str, *, plan: ImportPlan | None = None, message: str = ""
+    ) -> RecordedImport:
+        has_plan = plan is not None and plan.manifest is not None
+        record = ImportRecord.objects.create(
+            user=self.user,
+            via=self.via,
+            action=self.action,
+            outcome=outcome,
+            source_name=self.name[:500],
+            source_sha256=plan.source_sha256 if plan is not None else self.sha256,
+            bench=plan.bench if plan is not None else "",
+            revision=plan.revision if plan is not None else "",
+            staged=self.staged,
+            summary=plan_summary(plan) if has_plan else {},
+            problems=[str(p) for p in plan.problems] if plan is not None else [],
+            message=message,
+            duration_s=time.monotonic() - self.started,
+        )
+        if self.user is not None:
+            LogEntry.objects.log_actions(
+                user_id=self.user.pk,
+                queryset=[record],
+                action_flag=ADDITION,
+                change_message=f"{self.action} {record.source_name}: "
+                f"{record.get_outcome_display()}" + (f" ({message})" if message else ""),
+                single_object=True,
+            )
+        return RecordedImport(record=record, plan=plan)
