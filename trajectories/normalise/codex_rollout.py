@@ -115,7 +115,7 @@ class _Rollout:
             self.out.skip(number, "tool output for a call not in the file")
             return
         text, code = output_and_code(item.get("output"))
-        code = self.codes.get(item["call_id"], code)
+        code = self.codes.pop(item["call_id"], code)
         ok = code == 0 if code is not None else item.get("success") is not False
         ev["result"] = result(ok, text, code)
         self.out.source(ev, number)

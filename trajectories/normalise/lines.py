@@ -100,10 +100,14 @@ class Builder:
         return Normalised(self.format, self.events, self.sources, self.unmapped, self.meta)
 
 
+# Fields v1 requires even when null (a call that never returned, a tool with no input).
+_KEEP_NULL = frozenset({"result", "input"})
+
+
 def event(kind: str, **fields: Any) -> dict[str, Any]:
     """A v1 event with ``index`` and ``type`` first (the index is set by Builder.add)."""
     out: dict[str, Any] = {"index": -1, "type": kind}
-    out.update((k, v) for k, v in fields.items() if v is not None or k == "result")
+    out.update((k, v) for k, v in fields.items() if v is not None or k in _KEEP_NULL)
     return out
 
 
@@ -138,7 +142,7 @@ def block_text(content: Any) -> str:
             if isinstance(block, dict):
                 if isinstance(block.get("text"), str):
                     parts.append(block["text"])
-                elif block.get("type") == "image":
+                elif block.get("type") in ("image", "input_image"):
                     parts.append("[image]")
             elif isinstance(block, str):
                 parts.append(block)
