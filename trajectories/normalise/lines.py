@@ -34,7 +34,7 @@ def _loads(raw: bytes) -> tuple[Any, str | None]:
         return orjson.loads(raw), None
     except orjson.JSONDecodeError as exc:
         message = str(exc)
-    if "recursion" in message:
+    if "depth limit" in message or "recursion" in message:
         return None, "JSON nested too deeply to read"
     if "utf-8" in message.lower():
         # A bad byte inside a tool output must not lose the whole event: read
