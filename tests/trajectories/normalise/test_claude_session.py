@@ -135,3 +135,44 @@ def test_a_cycle_in_parent_uuids_ends_the_walk():
     result = run(link("u1", "u2", content="one"), link("u2", "u1", content="two"))
     # No leaf (each is the other's parent): the lines are taken in file order.
     assert [e["text"] for e in result.events] == ["one", "two"]
+
+
+def test_a_session_folder_brings_its_subagent_files_after_it(tmp_path):
+    from trajectories.normalise.claude_session import normalise_session_folder
+
+    call = [{"type": "tool_use", "id": "t1", "name": "Task", "input": {"prompt": "look"}}]
+    answer = [{"type": "tool_result", "tool_use_id": "t1", "content": "seen"}]
+    main = tmp_path / "s1.jsonl"
+    main.write_bytes(
+        jsonl(
+            link("u1", None, content="go"),
+            link("a1", "u1", "assistant", call),
+            link("u2", "a1", content=answer),
+        )
+    )
+    (tmp_path / "s1" / "subagents").mkdir(parents=True)
+    (tmp_path / "s1" / "subagents" / "agent-ab12.jsonl").write_bytes(
+        jsonl(
+            '{"type": "queue-operation", "operation": "enqueue", "sessionId": "s1"}',
+            link("x1", None, content="look", isSidechain=True, agentId="ab12"),
+            link("x2", "x1", "assistant", "found it", isSidechain=True, agentId="ab12"),
+        )
+    )
+    (tmp_path / "agent-old.jsonl").write_bytes(
+        jsonl(
+            link("y1", None, content="other session", sessionId="s9", isSidechain=True),
+        )
+    )
+    result = normalise_session_folder(main)
+    check_contract(result, lines=6)
+    assert [(e["type"], e.get("subagent")) for e in result.events] == [
+        ("user", None),
+        ("tool_call", None),
+        ("user", "ab12"),
+        ("message", "ab12"),
+    ]
+    assert result.sources[2:] == [[5], [6]]
+    assert result.meta["files"] == [
+        {"path": "s1.jsonl", "first_line": 1},
+        {"path": "s1/subagents/agent-ab12.jsonl", "first_line": 4},
+    ]
