@@ -194,10 +194,20 @@ def ts_ms(value: str | None) -> int | None:
     return round(moment.timestamp() * 1000)
 
 
-def sniff(data: bytes, limit_lines: int = 200, limit_bytes: int = 1 << 20) -> Iterator[dict]:
-    """The JSON objects among the first lines, for format detection."""
-    head = data[:limit_bytes]
-    for raw in split_lines(head)[:limit_lines]:
+def sniff(data: bytes, limit_lines: int = 200, line_max: int = 1 << 20) -> Iterator[dict]:
+    """The JSON objects among the first lines, for format detection.
+
+    Lines longer than ``line_max`` are passed over unread (a 10 MB tool
+    output says nothing of the format), so the sniff stays cheap.
+    """
+    start = 0
+    for _ in range(limit_lines):
+        if start >= len(data):
+            return
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        raw = data[start:end] if end - start <= line_max else b""
+        start = end + 1
         raw = raw.strip()
         if not raw.startswith(b"{"):
             continue

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
-from tests.trajectories.normalise.helpers import check_contract
+from tests.trajectories.normalise.helpers import FIXTURES, check_contract, jsonl
 from trajectories.normalise import NORMALISERS, UnknownFormat, detect, normalise
 
 HUGE = "x" * (10 * 1024 * 1024)
@@ -114,3 +115,47 @@ def test_content_of_no_known_format_is_refused_clearly():
         normalise(b"hello\n")
     with pytest.raises(UnknownFormat, match="unknown transcript format 'nope'"):
         normalise(b"{}\n", "nope")
+
+
+def mutations(data: bytes, rng):
+    """Damaged copies of a transcript: cut short, bytes flipped, values retyped."""
+    yield data[: rng.randrange(len(data))]
+    flipped = bytearray(data)
+    for _ in range(20):
+        flipped[rng.randrange(len(flipped))] = rng.randrange(256)
+    yield bytes(flipped)
+    text = data.decode("utf-8", "replace")
+    for needle, swap in (
+        ('"', "'"),
+        ("{", "["),
+        ('": "', '": 7, "x": "'),
+        ('"id"', '"di"'),
+        ('":', '": null, "y":'),
+        ("true", '{"a": [1]}'),
+    ):
+        yield text.replace(needle, swap, rng.randrange(1, 40)).encode()
+
+
+@pytest.mark.parametrize("sample", sorted(p.name for p in FIXTURES.glob("*.jsonl")))
+def test_damaged_samples_never_raise_in_any_normaliser(sample):
+    rng = random.Random(sample)
+    data = (FIXTURES / sample).read_bytes()
+    for damaged in mutations(data, rng):
+        for fmt in NORMALISERS:
+            check_contract(normalise(damaged, fmt), damaged)
+        detect(damaged)
+
+
+def test_a_huge_first_line_does_not_hide_the_format():
+    big = {
+        "type": "assistant",
+        "session_id": "s",
+        "parent_tool_use_id": None,
+        "message": {"id": "m", "content": [{"type": "text", "text": HUGE}]},
+    }
+    init = {"type": "system", "subtype": "init", "session_id": "s", "model": "m", "tools": []}
+    data = jsonl(json.dumps(big), json.dumps(init))
+    assert detect(data) == "claude-stream-json"
+    result = normalise(data)
+    assert [e["type"] for e in result.events] == ["message", "system"]
+    assert len(result.events[0]["text"]) == len(HUGE)
