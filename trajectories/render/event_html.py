@@ -64,7 +64,7 @@ def _lines_link(lines: list[int] | None, transcript_url: str) -> str:
     shown = lines if len(lines) <= 3 else [lines[0], lines[-1]]
     links = [f'<a href="{transcript_url}#L{int(n)}">L{int(n)}</a>' for n in shown]
     joined = ", ".join(links) if len(lines) <= 3 else f"{links[0]} … {links[1]}"
-    return f' · <span class="ev-src" title="transcript.jsonl lines">{joined}</span>'
+    return f'<span class="ev-src" title="transcript.jsonl lines">{joined}</span>'
 
 
 def render_event(e: dict, event_url: str, transcript_url: str = "") -> str:
@@ -84,8 +84,11 @@ def render_event(e: dict, event_url: str, transcript_url: str = "") -> str:
         out.append(f' <span class="badge badge-fail">{esc(e["source"])}</span>')
     # The copy-link button is added by attempt.js to the event under the pointer
     # or focus: one button instead of ten thousand that do nothing without JS.
+    meta = _meta(e)
     lines = _lines_link(e.get("lines"), transcript_url) if transcript_url else ""
-    out.append(f' <span class="ev-meta">{_meta(e)}{lines}</span></div>')
+    if meta and lines:
+        meta += " · "
+    out.append(f' <span class="ev-meta">{meta}{lines}</span></div>')
     if "text" in e:
         text = (
             f'<div class="ev-text" dir="auto">{esc(e["text"])}{"…" if e["text_cut"] else ""}</div>'
