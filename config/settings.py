@@ -237,6 +237,13 @@ BENCHVIEW_LIMITS = {
     "job_lease_s": envint("BENCHVIEW_JOB_LEASE_S", 120),
     "job_poll_ms": envint("BENCHVIEW_JOB_POLL_MS", 1000),
     "job_history_max": envint("BENCHVIEW_JOB_HISTORY_MAX", 100),
+    # Raw transcripts: fidelity differences and unmapped lines kept per attempt
+    # (the counts are always exact); unmapped lines listed on the attempt page;
+    # bytes per piece of the streamed transcript page.
+    "transcript_differences_max": envint("BENCHVIEW_TRANSCRIPT_DIFFERENCES_MAX", 20),
+    "transcript_unmapped_max": envint("BENCHVIEW_TRANSCRIPT_UNMAPPED_MAX", 10_000),
+    "transcript_unmapped_shown": envint("BENCHVIEW_TRANSCRIPT_UNMAPPED_SHOWN", 200),
+    "transcript_page_chunk_bytes": envint("BENCHVIEW_TRANSCRIPT_PAGE_CHUNK_BYTES", 256 * 1024),
     # Admin import preview: names listed per group before "and N more".
     "preview_list_max": envint("BENCHVIEW_PREVIEW_LIST_MAX", 200),
 }

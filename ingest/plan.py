@@ -21,13 +21,16 @@ from ingest.progress import Phase, Progress, ProgressCallback
 from ingest.reader import ReleaseSource
 from ingest.schema_base import errors_of
 from ingest.scrub import Scrubber
+from ingest.transcripts import TranscriptReading, read_transcript
 from leaderboard.models import Attempt, Bench, Model, Task
 from leaderboard.scoring import CheckOutcome, differs, score_verdict
 
 ATTEMPT_FILES = {
     "summary.json": True,
     "verdict.json": False,
-    "trajectory.json": True,
+    # Optional when transcript.jsonl is present (always: it is required): the
+    # events are then normalised from the transcript.
+    "trajectory.json": False,
     "vendor-requests.json": False,
     "patch.diff": False,
     "transcript.jsonl": True,
@@ -60,6 +63,19 @@ class AttemptPlan:
     requests: int = 0
     published_score: float | None = None
     recomputed_score: float | None = None
+    # What the transcript check found (ingest.transcripts), small parts only.
+    transcript_status: str = ""
+    transcript_format: str = ""
+    transcript_note: str = ""
+    first_difference: int | None = None
+    differences: list[dict] = field(default_factory=list)
+    differences_total: int = 0
+    unmapped_total: int = 0
+
+    @property
+    def transcript_finding(self) -> bool:
+        """The transcript disagrees with trajectory.json, or could not be read."""
+        return self.transcript_status in ("differs", "unrecognised")
 
     @property
     def folder(self) -> str:
@@ -75,6 +91,10 @@ class AttemptDocs:
     trajectory: dict
     vendor_log: dict | None
     texts: dict[str, bytes]  # patch.diff, transcript.jsonl, problem.md
+    # The transcript as the normalisers read it; events_from names its format
+    # when the events came from it (no trajectory.json).
+    transcript: TranscriptReading | None = None
+    events_from: str = ""
 
 
 @dataclass
@@ -147,6 +167,11 @@ class ImportPlan:
             for a in self.attempts
             if a.published_score is not None and differs(a.published_score, a.recomputed_score)
         ]
+
+    @property
+    def transcript_findings(self) -> list[AttemptPlan]:
+        """Attempts whose transcript disagrees with their trajectory.json or was unreadable."""
+        return [a for a in self.attempts if a.transcript_finding]
 
     @property
     def is_noop(self) -> bool:
@@ -461,6 +486,14 @@ def _plan_attempt(
     attempt.requests = sum(len(v) for v in (docs.vendor_log or {}).get("vendors", {}).values())
     attempt.published_score = docs.summary["score"]
     attempt.recomputed_score = score_verdict(manifest.scoring_rule, verdict_outcomes(docs.verdict))
+    reading = docs.transcript
+    if reading is not None:
+        attempt.transcript_status, attempt.transcript_format = reading.status, reading.format
+        attempt.transcript_note = reading.note
+        attempt.first_difference = reading.first_difference
+        attempt.differences = reading.differences
+        attempt.differences_total = reading.differences_total
+        attempt.unmapped_total = reading.unmapped_total
     return attempt, docs
 
 
@@ -532,7 +565,7 @@ def validate_attempt_files(
                         f"checks[{i}].requests[{j}]",
                         f"{ref!r} is not in vendor-requests.json",
                     )
-    if len(check.plan.problems) != before or summary is None or "trajectory.json" not in loaded:
+    if len(check.plan.problems) != before or summary is None or "transcript.jsonl" not in files:
         return None
     if rewrite:
         scrubber = check.scrubber
@@ -545,13 +578,39 @@ def validate_attempt_files(
             name: scrubber.rewrite_text(data.decode()).encode() if name not in loaded else data
             for name, data in files.items()
         }
+    published = loaded.get("trajectory.json")
+    reading = read_transcript(
+        files["transcript.jsonl"], published["events"] if published is not None else None
+    )
+    if published is None and not _derived_events_valid(check, folder, reading):
+        return None
     return AttemptDocs(
         summary=loaded["summary.json"],
         verdict=loaded.get("verdict.json"),
-        trajectory=loaded["trajectory.json"],
+        trajectory=published if published is not None else {"events": reading.events},
         vendor_log=loaded.get("vendor-requests.json"),
         texts={name: data for name, data in files.items() if not name.endswith(".json")},
+        transcript=reading,
+        events_from=reading.format if published is None else "",
     )
+
+
+def _derived_events_valid(check: _Checker, folder: str, reading: TranscriptReading) -> bool:
+    """Without trajectory.json the events must come from the transcript, and be valid."""
+    if reading.events is None:
+        check.problem(
+            folder + "trajectory.json",
+            "",
+            "missing, and transcript.jsonl cannot stand in for it: "
+            + (reading.note or "no events"),
+        )
+        return False
+    problems = event_schema.check_events(reading.events)
+    for path, message in problems:
+        check.problem(
+            folder + "transcript.jsonl", path, f"normalised ({reading.format}): {message}"
+        )
+    return not problems
 
 
 def _scrub_attempt(check: _Checker, folder: str, files: dict, loaded: dict) -> bool:

@@ -11,6 +11,7 @@ import pytest
 from ingest.reader import open_release
 from ingest.sample import generate_release
 from ingest.services import ImportRefused, release_import
+from tests import transcript_format
 
 # A small release: enough models, tasks and batches to exercise every page,
 # fast enough to import in every test that needs it.
@@ -61,3 +62,9 @@ def edit_json(path: Path, change) -> None:
     data = json.loads(path.read_text())
     result = change(data)
     path.write_text(json.dumps(data if result is None else result, indent=2))
+
+
+@pytest.fixture
+def lines_format(monkeypatch) -> str:
+    """The test transcript format of tests/transcript_format.py, registered."""
+    return transcript_format.register(monkeypatch)

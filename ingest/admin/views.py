@@ -24,6 +24,7 @@ from ingest.admin.uploads import BODY_OVERHEAD_BYTES, ReleaseUploadHandler
 from ingest.forms import ApplyForm, ServerPickForm, UploadForm
 from ingest.jobs import job_enqueue
 from ingest.models import ImportRecord
+from ingest.report import finding_text
 from leaderboard import formatting
 from leaderboard.models import Bench
 
@@ -245,6 +246,11 @@ def _preview_page(request, model_admin, document: dict, *, token, apply_form=Non
         more_problems=max(len(document["problems"]) - limit, 0),
         disagreements=summary.get("disagreements", [])[:limit],
         more_disagreements=max(len(summary.get("disagreements", [])) - limit, 0),
+        transcript_findings=[
+            {**f, "text": finding_text(f)} for f in summary.get("transcript_findings", [])[:limit]
+        ],
+        more_transcript_findings=max(len(summary.get("transcript_findings", [])) - limit, 0),
+        derived=len(summary.get("derived", [])),
         score_changes=[{**c, "delta_text": _delta(c)} for c in document["score_changes"]],
         token=token,
         apply_form=apply_form,
