@@ -6,6 +6,7 @@ Production-only behaviour is switched on by explicit variables, never by
 serves a working site.
 """
 
+import ipaddress
 import os
 from pathlib import Path
 
@@ -174,14 +175,50 @@ if SECURE_SSL_REDIRECT:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("BENCHVIEW_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = envbool("BENCHVIEW_HSTS_PRELOAD", False)
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
+# Reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For
+# the API's rate limit believes; from anyone else the header is ignored.
+BENCHVIEW_TRUSTED_PROXIES = envlist("BENCHVIEW_TRUSTED_PROXIES", [])
+for _proxy in BENCHVIEW_TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"BENCHVIEW_TRUSTED_PROXIES: {_proxy!r} is not an address or network"
+        ) from None
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 
+# "default" is each worker's own memory (built mirror documents: a copy per
+# worker is fine). "shared" is one store every worker and machine sees, for
+# counts that must add up across them (the API rate limit): Redis when
+# BENCHVIEW_REDIS_URL is set (needs the redis package); else the database
+# cache on PostgreSQL (its table is made by migrate); else, on SQLite, a
+# folder, since SQLite means one machine and the database cache would wait
+# on an import holding SQLite's only write lock.
+REDIS_URL = os.environ.get("BENCHVIEW_REDIS_URL") or ""
+SHARED_CACHE_MAX_ENTRIES = envint("BENCHVIEW_SHARED_CACHE_MAX_ENTRIES", 5000)
+if REDIS_URL:
+    SHARED_CACHE = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    SHARED_CACHE = {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.environ.get("BENCHVIEW_CACHE_DIR") or str(BASE_DIR / "var" / "cache"),
+    }
+else:
+    SHARED_CACHE = {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "benchview_shared_cache",
+    }
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "benchview",
-    }
+    },
+    "shared": {
+        **SHARED_CACHE,
+        "KEY_PREFIX": "benchview",
+        "OPTIONS": {"MAX_ENTRIES": SHARED_CACHE_MAX_ENTRIES} if not REDIS_URL else {},
+    },
 }
 
 # ---------------------------------------------------------------------------
@@ -278,7 +315,8 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": BENCHVIEW_LIMITS["api_page_size"],
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"],
+    # Counted per client address in the "shared" cache (trajectories/api/throttling.py).
+    "DEFAULT_THROTTLE_CLASSES": ["trajectories.api.throttling.SharedAnonRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"anon": os.environ.get("BENCHVIEW_API_ANON_RATE") or "600/minute"},
     # One error shape for every API error (trajectories/api/errors.py).
     "EXCEPTION_HANDLER": "trajectories.api.errors.exception_handler",

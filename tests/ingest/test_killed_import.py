@@ -23,26 +23,11 @@ from trajectories.services import blob_files_sweep
 SMALL_BLOBS = 1000  # blob_db_max_bytes for these tests: every transcript becomes a file
 
 
-@pytest.fixture(scope="session")
-def sqlite_child_database(tmp_path_factory) -> str:
-    """A migrated SQLite file for children (the test database is in this process's memory)."""
-    url = f"sqlite:///{tmp_path_factory.mktemp('child-db') / 'child.sqlite3'}"
-    done = children.run(["migrate", "--noinput", "-v0"], env={"DATABASE_URL": url})
-    assert done.returncode == 0, done.stderr
-    return url
-
-
 @pytest.fixture
-def child_env(request, settings, tmp_path) -> dict[str, str]:
+def child_env(child_database_url, settings, tmp_path) -> dict[str, str]:
     """What a child needs to share this test's lock, media folder and database."""
-    from django.db import connection
-
-    if connection.vendor == "postgresql":
-        url = children.database_url()
-    else:
-        url = request.getfixturevalue("sqlite_child_database")
     return {
-        "DATABASE_URL": url,
+        "DATABASE_URL": child_database_url,
         "BENCHVIEW_LOCK_DIR": str(settings.BENCHVIEW_LOCK_DIR),
         "MEDIA_ROOT": str(settings.MEDIA_ROOT),
         "TMPDIR": str(tmp_path / "scratch"),
