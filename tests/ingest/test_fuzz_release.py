@@ -73,17 +73,17 @@ def _json_paths(value, prefix=()):
             yield from _json_paths(child, (*prefix, i))
 
 
-def _targets(root: Path) -> list[tuple[str, tuple]]:
-    found = []
+def _targets(root: Path) -> dict[str, list[tuple]]:
+    """File name -> the JSON paths a mutation may change (() for a text file)."""
+    found = {}
     for path in sorted(root.rglob("*")):
         if not path.is_file():
             continue
         name = path.relative_to(root).as_posix()
         if name.endswith(".json"):
-            paths = [p for p in _json_paths(json.loads(path.read_text())) if p]
-            found += [(name, p) for p in paths]
+            found[name] = [p for p in _json_paths(json.loads(path.read_text())) if p]
         else:
-            found.append((name, ()))
+            found[name] = [()]
     return found
 
 
@@ -120,10 +120,12 @@ HOSTILE_BYTES = st.sampled_from(
 
 @st.composite
 def mutations(draw, targets):
-    name, path = draw(st.sampled_from(targets))
+    # Every file is as likely as any other, whatever its size.
+    name = draw(st.sampled_from(sorted(targets)))
+    path = draw(st.sampled_from(targets[name]))
     if not name.endswith(".json"):
         return name, path, "bytes", draw(HOSTILE_BYTES)
-    kind = draw(st.sampled_from(["value", "raw", "delete"]))
+    kind = draw(st.sampled_from(["value", "value", "raw", "raw", "delete"]))
     if kind == "value":
         return name, path, kind, draw(HOSTILE_JSON)
     if kind == "raw":
