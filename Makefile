@@ -12,7 +12,7 @@ PORT ?= 8000
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 
-.PHONY: demo test venv chromium lint format serve check-deploy sample clean
+.PHONY: demo test venv chromium lint format serve check-deploy sample clean fuzz
 
 venv: $(VENV)/.synced
 
@@ -64,6 +64,10 @@ test: venv chromium
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The release fuzzer at length (the suite runs it with a bounded profile).
+fuzz: venv
+	HYPOTHESIS_PROFILE=long $(PY) -m pytest tests/ingest/test_fuzz_release.py -q --hypothesis-show-statistics $(PYTEST_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check .

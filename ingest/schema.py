@@ -11,7 +11,15 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field, field_validator
 
 from ingest.jsondoc import parse_json  # noqa: F401  (the documents' decoder)
-from ingest.schema_base import Doc, Integer, Number, Timestamp, column_int, column_text
+from ingest.schema_base import (
+    Doc,
+    Integer,
+    Label,
+    Number,
+    Timestamp,
+    column_int,
+    column_text,
+)
 from leaderboard.models import Attempt, Batch, Bench, Check, CheckResult, Model, Task
 from leaderboard.scoring import SCORING_RULES
 from leaderboard.slugs import RESERVED_BENCH_SLUGS, SLUG_RE
@@ -107,7 +115,7 @@ class LeaderboardRowDoc(Doc):
     flagged: Integer
     cost_usd: Number
     duration_s: Number
-    by_surface: dict[str, SurfaceFigures]
+    by_surface: dict[column_text(Task, "surface"), SurfaceFigures]
 
 
 class LeaderboardDoc(Doc):
@@ -134,7 +142,7 @@ class CellDoc(Doc):
     # A cell is exactly {"score", "flags"}.
     model_config = ConfigDict(extra="forbid", strict=True)
     score: Number
-    flags: list[str]
+    flags: list[Label]
 
     @field_validator("score")
     @classmethod
@@ -166,7 +174,7 @@ class AggregateDoc(Doc):
     flagged: Integer
     cost_usd: Number
     duration_s: Number
-    by_surface: dict[str, SurfaceFigures]
+    by_surface: dict[column_text(Task, "surface"), SurfaceFigures]
 
 
 class ModelAttemptRowDoc(Doc):
@@ -177,7 +185,7 @@ class ModelAttemptRowDoc(Doc):
     mandatory_failed: Integer
     cost_usd: Number
     duration_s: Number
-    flags: list[str]
+    flags: list[Label]
 
 
 class ModelFileDoc(Doc):
@@ -192,7 +200,7 @@ class TaskInfoDoc(Doc):
     id: str
     title: column_text(Task, "title")
     surface: column_text(Task, "surface")
-    vendors: list[str]
+    vendors: list[Label]
     batch: Integer
 
 
@@ -206,7 +214,7 @@ class TaskResultDoc(Doc):
     model: str
     score: Number
     checks: dict[str, bool]
-    flags: list[str]
+    flags: list[Label]
 
 
 class TaskFileDoc(Doc):
@@ -267,7 +275,7 @@ class SummaryDoc(Doc):
     score: Number
     scoring_rule: str
     checks: CheckCountsDoc
-    flags: list[str]
+    flags: list[Label]
     cost: CostDoc
     timing: TimingDoc
     hashes: HashesDoc

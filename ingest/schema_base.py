@@ -40,6 +40,10 @@ def _no_nul(value: str) -> str:
     return value
 
 
+# A string kept in a JSON column as it is (flags, vendors): no NUL either.
+Label = Annotated[str, AfterValidator(_no_nul)]
+
+
 def column_text(model: type, name: str) -> Any:
     """A string that fits ``model.name``'s column."""
     length = model._meta.get_field(name).max_length

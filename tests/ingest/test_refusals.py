@@ -261,6 +261,33 @@ CASES = {
         "vendors.auth0[0].id",
         lambda r: mutate(r, FOLDER + "vendor-requests.json", ["vendors", "auth0", 0, "id"], NUL),
     ),
+    "NUL in a flag": (
+        FOLDER + "summary.json",
+        "flags[0]",
+        lambda r: mutate(r, FOLDER + "summary.json", ["flags"], [NUL]),
+    ),
+    "NUL in a matrix cell's flag": (
+        "matrix.json",
+        "cells.",
+        lambda r: mutate(
+            r,
+            "matrix.json",
+            ["cells", "claude-opus-5-5-high", "currency-rounding-fix", "flags"],
+            [NUL],
+        ),
+    ),
+    "NUL in a task's vendors": (
+        TASK,
+        "task.vendors[0]",
+        lambda r: mutate(r, TASK, ["task", "vendors"], [NUL]),
+    ),
+    "NUL in a leaderboard row's surface": (
+        "leaderboard.json",
+        "rows[0].by_surface",
+        lambda r: mutate(
+            r, "leaderboard.json", ["rows", 0, "by_surface"], {NUL: {"score": 0.5, "tasks": 1}}
+        ),
+    ),
     "NUL in a request method": (
         FOLDER + "vendor-requests.json",
         "vendors.auth0[0].method",
@@ -292,3 +319,28 @@ def test_the_unchanged_release_is_accepted(release_copy):
         result = release_import(source=source)
     assert result.plan.ok
     assert Attempt.objects.released().count() == result.plan.manifest.counts.attempts
+
+
+@pytest.mark.django_db
+def test_a_nul_in_unknown_fields_is_kept_exactly_on_either_database(release_copy, client):
+    for name in ("manifest.json", MODEL, TASK, FOLDER + "summary.json"):
+        mutate(release_copy, name, ["x_note"], NUL)
+    mutate(release_copy, "leaderboard.json", ["rows", 0, "x_note"], NUL)
+    with open_release(release_copy) as source:
+        bench = release_import(source=source).bench
+    for address in (
+        f"/data/v1/{bench.slug}/manifest.json",
+        f"/data/v1/{bench.slug}/{MODEL}",
+        f"/data/v1/{bench.slug}/{TASK}",
+        f"/data/v1/{bench.slug}/{FOLDER}summary.json",
+    ):
+        response = client.get(address)
+        assert response.status_code == 200, address
+        assert (
+            json.loads(
+                b"".join(response.streaming_content) if response.streaming else response.content
+            )["x_note"]
+            == NUL
+        )
+    board = json.loads(client.get(f"/data/v1/{bench.slug}/leaderboard.json").content)
+    assert NUL in [row.get("x_note") for row in board["rows"]]
