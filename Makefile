@@ -30,18 +30,23 @@ sample: venv
 	rm -rf $(SAMPLE_DIR)
 	$(PY) manage.py make_sample_release $(SAMPLE_DIR)
 
+# An import worker (`manage.py db_worker`) runs beside the web server and stops with it:
+# admin imports are jobs it takes from the database queue.
+WORKER = $(PY) manage.py db_worker --no-reload & worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT;
+
 demo: venv
 	$(PY) manage.py migrate --noinput
 	$(MAKE) sample
 	$(PY) manage.py import_release $(SAMPLE_DIR)
-	@echo "Serving Benchview on http://$(HOST):$(PORT)/"
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	@echo "Serving Benchview on http://$(HOST):$(PORT)/ with an import worker"
+	$(WORKER) $(PY) manage.py runserver $(HOST):$(PORT)
 
-# Production-like serving: gunicorn and whitenoise with collected static files.
-# The long timeout leaves room for an admin import, which runs in its request.
+# Production-like serving: gunicorn and whitenoise with collected static files,
+# the app loaded once before the workers fork (--preload). Requests are short:
+# admin imports run in the import worker, not in a request.
 serve: venv
 	$(PY) manage.py collectstatic --noinput >/dev/null
-	BENCHVIEW_MANIFEST_STATIC=true $(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 2 --timeout 900 --no-control-socket
+	$(WORKER) BENCHVIEW_MANIFEST_STATIC=true $(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 2 --timeout 60 --preload --no-control-socket
 
 test: venv chromium
 	$(VENV)/bin/ruff check .
