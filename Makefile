@@ -30,18 +30,23 @@ sample: venv
 	rm -rf $(SAMPLE_DIR)
 	$(PY) manage.py make_sample_release $(SAMPLE_DIR)
 
+# An import worker (`manage.py db_worker`) runs beside the web server and stops with it:
+# admin imports are jobs it takes from the database queue.
+WORKER = $(PY) manage.py db_worker --no-reload & worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT;
+
 demo: venv
 	$(PY) manage.py migrate --noinput
 	$(MAKE) sample
 	$(PY) manage.py import_release $(SAMPLE_DIR)
-	@echo "Serving Benchview on http://$(HOST):$(PORT)/"
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	@echo "Serving Benchview on http://$(HOST):$(PORT)/ with an import worker"
+	$(WORKER) $(PY) manage.py runserver $(HOST):$(PORT)
 
 # Production-like serving: gunicorn and whitenoise with collected static files,
 # DEBUG off, HTTPS on (behind a TLS proxy that sets X-Forwarded-Proto; use
 # `make serve BENCHVIEW_HTTPS=false` for plain HTTP on this machine). SECRET_KEY
 # comes from the environment, else from var/secret-key, generated once.
-# The long timeout leaves room for an admin import, which runs in its request.
+# The app is loaded once before the workers fork (--preload). Requests are short:
+# admin imports run in the import worker, not in a request.
 SECRET_KEY_FILE ?= var/secret-key
 BENCHVIEW_HTTPS ?= true
 SERVE_ENV = DEBUG=false SECRET_KEY="$${SECRET_KEY:-$$(cat $(SECRET_KEY_FILE))}" \
@@ -53,7 +58,7 @@ $(SECRET_KEY_FILE):
 
 serve: venv $(SECRET_KEY_FILE)
 	$(SERVE_ENV) $(PY) manage.py collectstatic --noinput >/dev/null
-	$(SERVE_ENV) $(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 2 --timeout 900 --no-control-socket
+	$(SERVE_ENV) $(WORKER) $(SERVE_ENV) $(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 2 --timeout 60 --preload --no-control-socket
 
 # Django's deployment checklist under serve's settings: only the HSTS preload
 # choice (documented in the README) may be reported.

@@ -18,6 +18,21 @@ from tests import transcript_format
 SMALL = {"models": 5, "tasks": 14, "released": 6, "seed": 7}
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, request):
+    """Tests marked ``worker`` run ``manage.py db_worker`` in a subprocess, which must
+    reach the test database: on SQLite that means a file instead of memory (only
+    when such a test is collected, so other runs keep the faster in-memory one)."""
+    from django.conf import settings
+
+    wants_worker = any(item.get_closest_marker("worker") for item in request.session.items)
+    main = settings.DATABASES["default"]
+    if wants_worker and main["ENGINE"] == "django.db.backends.sqlite3":
+        folder = request.getfixturevalue("tmp_path_factory").mktemp("worker-db")
+        main.setdefault("TEST", {})["NAME"] = str(folder / "test.sqlite3")
+        settings.DATABASES["progress"]["TEST"]["NAME"] = str(folder / "test.sqlite3-progress")
+
+
 @pytest.fixture(autouse=True)
 def _media_in_tmp(settings, tmp_path):
     # Large blobs go to file storage; keep them out of the project folder.

@@ -19,6 +19,7 @@ from django.utils.html import format_html
 
 from ingest.admin import job_views, views
 from ingest.admin.publishing import batch_publish_recorded
+from ingest.jobs import jobs_reap
 from ingest.models import ImportJob, ImportLock, ImportRecord
 from leaderboard.admin import BatchAdmin, BenchAdmin, ReadOnlyAdmin, is_staff
 from leaderboard.models import Batch, Bench
@@ -124,6 +125,10 @@ class ImportJobAdmin(ReadOnlyAdmin):
     def job(self, obj) -> str:
         url = reverse("admin:ingest_import_job", args=[obj.pk])
         return format_html('<a href="{}">job {}</a>', url, obj.pk)
+
+    def changelist_view(self, request, extra_context=None):
+        jobs_reap()  # a job whose worker died shows as failed, not running
+        return super().changelist_view(request, extra_context)
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         if not object_id.isdecimal():
