@@ -165,7 +165,7 @@ class ModelAttemptRowDoc(Doc):
     checks_passed: int
     checks_total: int
     mandatory_failed: int
-    cost_usd: Number
+    cost_usd: Number | None  # null: the harness did not report a cost (Harbor)
     duration_s: Number
     flags: list[str]
 
@@ -219,7 +219,7 @@ class CheckCountsDoc(Doc):
 
 
 class CostDoc(Doc):
-    usd: Number
+    usd: Number | None  # null: the harness did not report a cost (Harbor); shown "unknown"
     input_tokens: int
     output_tokens: int
     cache_read_tokens: int | None = None

@@ -48,8 +48,11 @@ DEFAULT_REWARD_THRESHOLD = 1.0
 
 def reward_threshold(checks: Sequence[CheckOutcome], verdict: Mapping[str, Any]) -> float:
     """reward-threshold (Harbor benches): 1 when the verdict's ``reward`` is at
-    least its ``threshold`` (default 1.0), else 0. The checks are shown for
-    detail only: the verifier's reward is what decides."""
+    least its ``threshold`` (default 1.0) and it records no ``exception`` (a
+    trial that crashed scores 0 whatever was rewarded), else 0. The checks are
+    shown for detail only: the verifier's reward is what decides."""
+    if verdict.get("exception"):
+        return 0.0
     reward = verdict.get("reward")
     threshold = verdict.get("threshold", DEFAULT_REWARD_THRESHOLD)
     if not _is_number(reward) or not _is_number(threshold):

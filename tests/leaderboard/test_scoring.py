@@ -101,3 +101,8 @@ def test_reward_threshold_scores_zero_without_a_numeric_reward():
     assert score_verdict("reward-threshold", [], {"reward": True}) == 0.0
     assert score_verdict("reward-threshold", [], {"reward": "1"}) == 0.0
     assert score_verdict("reward-threshold", None, {"reward": 1.0}) == 0.0
+
+
+def test_reward_threshold_scores_zero_when_the_trial_ended_in_an_exception():
+    verdict = {"reward": 1.0, "exception": "AgentTimeoutError"}
+    assert score_verdict("reward-threshold", [], verdict) == 0.0

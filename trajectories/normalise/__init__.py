@@ -74,3 +74,14 @@ def normalise(data: bytes, format: str | None = None) -> Normalised:
     if name not in NORMALISERS:
         raise UnknownFormat(f"unknown transcript format {name!r}; known: {sorted(NORMALISERS)}")
     return NORMALISERS[name](data)
+
+
+def _register() -> None:
+    # Imported here, after the names the format modules use exist.
+    from trajectories.normalise import atif
+
+    NORMALISERS[atif.FORMAT] = atif.normalise_atif
+    DETECTORS[atif.FORMAT] = atif.looks_like_atif
+
+
+_register()
