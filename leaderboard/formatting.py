@@ -23,6 +23,12 @@ def usd(value: float | None) -> str:
     return DASH if value is None else f"${value:,.2f}"
 
 
+def cost(value: float | None) -> str:
+    """An attempt's cost: "$2.31", or "unknown" when the harness reported none
+    (never "$0.00")."""
+    return "unknown" if value is None else usd(value)
+
+
 def count(value: int | None) -> str:
     """812344 -> "812,344"."""
     return DASH if value is None else f"{value:,}"
