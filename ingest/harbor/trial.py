@@ -7,7 +7,6 @@ Harbor versions both occur). Refusals name the trial folder and the file.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -75,17 +74,9 @@ class Trial:
         return self.folder.label
 
 
-_OFFSET = re.compile(r"(Z|[+-]\d\d:?\d\d)$")
-
-
-def utc(value: Any) -> str | None:
-    """Harbor writes naive timestamps (``2025-11-19T14:18:43.882955``): they are
-    UTC, and are written with ``Z``. A timestamp with an offset is kept."""
-    if not isinstance(value, str) or not value:
-        return None
-    if value.endswith("+00:00"):
-        return value[:-6] + "Z"
-    return value if _OFFSET.search(value) else value + "Z"
+# Harbor writes naive timestamps (``2025-11-19T14:18:43.882955``): they are UTC,
+# and are written with ``Z`` (the ATIF normaliser's rule, so both agree).
+utc = atif.utc
 
 
 def _seconds(start: str | None, end: str | None) -> float:
