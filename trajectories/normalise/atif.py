@@ -43,7 +43,7 @@ from typing import Any
 
 import orjson
 
-from trajectories.normalise import Normalised, Unmapped
+from trajectories.normalise import Normalised, Unmapped, register
 
 FORMAT = "atif"
 _EXIT_CODE = re.compile(r"^\[exit_code\]\s*(-?\d+)\s*$", re.MULTILINE)
@@ -84,6 +84,7 @@ def text_of(message: Any) -> str:
     return ""
 
 
+@register(FORMAT, looks_like_atif)
 def normalise_atif(data: bytes) -> Normalised:
     out = Normalised(format=FORMAT)
     problems: list[str] = []
