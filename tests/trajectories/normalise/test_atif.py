@@ -192,3 +192,30 @@ def test_timestamps_without_an_offset_come_out_with_z():
         doc({"step_id": 1, "source": "user", "message": "go", "timestamp": "2025-11-19T14:18:43"})
     )
     assert got.events[1]["ts"] == "2025-11-19T14:18:43Z"
+
+
+TRANSCRIPTS = FIXTURES.parent / "transcripts"
+HELLO_SESSION = "harbor_hello-load-native-trajectory_session_d7d4e19e.jsonl"
+HELLO_ATIF = "harbor_atif_v1.7_hello_trajectory_from_session_d7d4e19e.json"
+
+
+@pytest.mark.django_db
+def test_events_come_from_the_raw_agent_log_when_a_normaliser_reads_it(tmp_path):
+    raw = (TRANSCRIPTS / HELLO_SESSION).read_bytes()
+    expected = normalise(raw)
+    assert expected.events and detect(raw) != "atif"
+    trial(job(tmp_path), "hello", trajectory=(FIXTURES / HELLO_ATIF).read_bytes(), raw_log=raw)
+    import_harbor(tmp_path, stdout=io.StringIO(), stderr=io.StringIO())
+    attempt = Attempt.objects.select_related("evidence").get()
+    assert attempt.summary["harbor"]["events_from"] == f"raw-log:{expected.format}"
+    assert attempt.evidence.events_total == len(expected.events)
+
+
+@pytest.mark.django_db
+def test_events_come_from_atif_when_the_raw_log_is_in_no_known_format(tmp_path):
+    data = (FIXTURES / HELLO_ATIF).read_bytes()
+    trial(job(tmp_path), "hello", trajectory=data, raw_log=b"plain text, no JSON\n")
+    import_harbor(tmp_path, stdout=io.StringIO(), stderr=io.StringIO())
+    attempt = Attempt.objects.select_related("evidence").get()
+    assert attempt.summary["harbor"]["events_from"] == "atif"
+    assert attempt.evidence.events_total == len(normalise_atif(data).events)
