@@ -40,6 +40,10 @@ class AttemptFiles:
     score: float
     ticket: str = ""
 
+    def refresh(self) -> None:
+        """Write summary.json again after the summary was amended."""
+        self.files["summary.json"] = dump(self.summary)
+
     @property
     def flags(self) -> list[str]:
         return list(self.summary["flags"])

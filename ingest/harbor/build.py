@@ -164,9 +164,28 @@ def harbor_release(
     for (model_id, task_id), group in sorted(grouped.items()):
         group.sort(key=_order)
         primary = group[0]
+        if len(group) > 1:
+            # Several trials (n_attempts): the first is the attempt; the others are
+            # listed in its summary, not imported (see docs/harbor.md).
+            others = ", ".join(t.trial_name for t in group[1:])
+            primary.notes.append(
+                f"{len(group)} trials of this model on this task; this page is the first "
+                f"({primary.trial_name}); not imported: {others}"
+            )
+            notes.append(f"{model_id}/{task_id}: {len(group)} trials, only the first is imported")
         attempt = trial_attempt(
             primary, bench=bench, model=model_id, task=task_id, threshold=threshold
         )
+        if len(group) > 1:
+            attempt.summary["harbor"]["trials"] = [
+                {
+                    "trial_name": t.trial_name,
+                    "reward": t.reward,
+                    "exception": t.exception["type"] if t.exception else None,
+                }
+                for t in group
+            ]
+            attempt.refresh()
         attempts.append(attempt)
     tasks = {
         slugify(name): TaskEntry(

@@ -380,3 +380,19 @@ def test_import_history_records_the_harbor_import(tmp_path):
     record = ImportRecord.objects.get()
     assert (record.action, record.outcome, record.bench) == ("import", "applied", "hb")
     assert json.dumps(record.summary)
+
+
+def test_several_trials_of_one_task_keep_the_first_and_list_every_trial(tmp_path, client):
+    j = job(tmp_path)
+    trial(j, "t1", name="t1__aaaaaaa", reward=1.0, started="2025-11-19T10:00:00")
+    trial(j, "t1", name="t1__bbbbbbb", reward=0.0, started="2025-11-19T11:00:00")
+    quiet(j)
+    attempt = Attempt.objects.select_related("model").get()
+    assert attempt.score == 1.0
+    trials = attempt.summary["harbor"]["trials"]
+    assert [(t["trial_name"], t["reward"]) for t in trials] == [
+        ("t1__aaaaaaa", 1.0),
+        ("t1__bbbbbbb", 0.0),
+    ]
+    html = body(client.get(reverse("attempt", args=["hb", attempt.model.slug, "t1"])))
+    assert "2 trials of this model on this task" in html and "t1__bbbbbbb" in html
