@@ -14,11 +14,13 @@ from pathlib import Path
 
 from django.contrib.admin.models import ADDITION, LogEntry
 
+from ingest.harbor import HarborError
+from ingest.harbor.opening import open_release_or_jobs
 from ingest.locks import ImportBusy, import_lock
 from ingest.models import ImportRecord
 from ingest.plan import ImportPlan, build_plan
 from ingest.preview import preview_document
-from ingest.reader import ReleaseReadError, open_release
+from ingest.reader import ReleaseReadError
 from ingest.report import plan_summary
 from ingest.services import ImportRefused, release_import
 
@@ -35,18 +37,19 @@ class Preview:
         return self.record.outcome == "checked"
 
 
-def preview_release(*, path: Path, name: str, user) -> Preview:
+def preview_release(*, path: Path, name: str, user, bench: str | None = None) -> Preview:
     """Read and check the release at ``path`` without writing any of it.
 
-    Only its import record (action "preview") is written, so the history shows
-    bad uploads too.
+    ``path`` may hold Harbor jobs instead (told by content), imported into
+    ``bench``. Only its import record (action "preview") is written, so the
+    history shows bad uploads too.
     """
     started = time.monotonic()
     try:
-        with open_release(path) as source:
+        with open_release_or_jobs(path, name=name, bench=bench) as source:
             plan = build_plan(source)
             document = preview_document(plan)
-    except ReleaseReadError as exc:
+    except (ReleaseReadError, HarborError) as exc:
         record = _record(user, "preview", "refused", started, source_name=name, message=str(exc))
         return Preview(record=record, document=None)
     outcome = "checked" if plan.ok else "refused"
@@ -56,7 +59,13 @@ def preview_release(*, path: Path, name: str, user) -> Preview:
 
 
 def apply_release(
-    *, path: Path, name: str, expected_sha256: str, publish: bool, user
+    *,
+    path: Path,
+    name: str,
+    expected_sha256: str,
+    publish: bool,
+    user,
+    bench: str | None = None,
 ) -> ImportRecord:
     """Import the previewed release in one transaction, one import at a time.
 
@@ -71,14 +80,14 @@ def apply_release(
     try:
         with (
             import_lock(holder=f"{user.get_username()} importing {name}"),
-            open_release(path) as source,
+            open_release_or_jobs(path, name=name, bench=bench) as source,
         ):
             common["source_sha256"] = source.sha256
             result = release_import(source=source, staged=staged, expected_sha256=expected_sha256)
     except ImportBusy as exc:
         _record(user, "import", "refused", started, message=str(exc), **common)
         raise
-    except ReleaseReadError as exc:
+    except (ReleaseReadError, HarborError) as exc:
         return _record(user, "import", "refused", started, message=str(exc), **common)
     except ImportRefused as exc:
         plan = exc.plan
