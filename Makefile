@@ -7,6 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 UV := python3 -m uv
 SAMPLE_DIR := var/sample-release
+HARBOR_DIR := var/sample-harbor
 HOST ?= 127.0.0.1
 PORT ?= 8000
 export UV_PYTHON_DOWNLOADS := never
@@ -27,8 +28,9 @@ chromium:
 	@test -x /usr/bin/chromium || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 sample: venv
-	rm -rf $(SAMPLE_DIR)
+	rm -rf $(SAMPLE_DIR) $(HARBOR_DIR)
 	$(PY) manage.py make_sample_release $(SAMPLE_DIR)
+	$(PY) manage.py make_sample_harbor $(HARBOR_DIR)
 
 # An import worker (`manage.py db_worker`) runs beside the web server and stops with it:
 # admin imports are jobs it takes from the database queue.
@@ -38,6 +40,7 @@ demo: venv
 	$(PY) manage.py migrate --noinput
 	$(MAKE) sample
 	$(PY) manage.py import_release $(SAMPLE_DIR)
+	$(PY) manage.py import_harbor $(HARBOR_DIR) --bench interaction-bench --title "Interaction Bench" --models $(HARBOR_DIR)/models.json
 	@echo "Serving Benchview on http://$(HOST):$(PORT)/ with an import worker"
 	$(WORKER) $(PY) manage.py runserver $(HOST):$(PORT)
 

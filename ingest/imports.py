@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
 from django.contrib.admin.models import ADDITION, LogEntry
 
+from ingest.harbor.errors import HarborError
+from ingest.harbor.opening import open_release_or_jobs
 from ingest.locks import ImportBusy, import_lock
 from ingest.models import ImportRecord
 from ingest.plan import ImportPlan, build_plan
@@ -54,6 +58,8 @@ def recorded_import(
     scrub: bool = False,
     expected_sha256: str | None = None,
     progress: ProgressCallback | None = None,
+    bench: str | None = None,
+    opener: Callable[[], AbstractContextManager] | None = None,
 ) -> RecordedImport:
     """Check (``action`` dry-run or preview) or import the release at ``path``, and record it.
 
@@ -63,21 +69,38 @@ def recorded_import(
     error, logged with its traceback). Whatever the outcome, nothing of the
     release is written unless it is applied. ImportBusy is recorded (its
     ``record``), then raised, so a caller can say "try later".
+
+    The admin (``via`` admin) also takes Harbor jobs at ``path``, told apart by
+    content and imported into ``bench``. ``opener`` replaces the opening of
+    ``path`` (import_harbor builds its release from several paths); for an
+    import it is called under the lock, so what it reads of the database
+    cannot change before the import.
     """
     started = time.monotonic()
     recorder = _Recorder(
-        via=via, action=action, user=user, staged=staged, started=started, name=name or str(path)
+        via=via,
+        action=action,
+        user=user,
+        staged=staged,
+        started=started,
+        name=name or str(path),
+        bench=bench or "",
     )
+    if opener is None:
+        if via == ImportRecord.Via.ADMIN:
+            opener = lambda: open_release_or_jobs(path, name=name or str(path), bench=bench)  # noqa: E731
+        else:
+            opener = lambda: open_release(path)  # noqa: E731
     try:
         if action in CHECK_ONLY:
-            with open_release(path) as source:
+            with opener() as source:
                 recorder.opened(source, name)
                 plan = build_plan(source, progress=progress, scrub=scrub)
             if not plan.ok:
                 message = f"{len(plan.problems)} problem(s); nothing was written"
                 return recorder.write(Outcome.REFUSED, plan=plan, message=message)
             return recorder.write(Outcome.CHECKED, plan=plan, message="nothing was written")
-        with import_lock(holder=holder), open_release(path) as source:
+        with import_lock(holder=holder), opener() as source:
             recorder.opened(source, name)
             result = release_import(
                 source=source,
@@ -89,8 +112,9 @@ def recorded_import(
     except ImportBusy as exc:
         exc.record = recorder.write(Outcome.REFUSED, message=str(exc)).record
         raise
-    except ReleaseReadError as exc:
-        return recorder.write(Outcome.REFUSED, message=str(exc))
+    except (ReleaseReadError, HarborError) as exc:
+        problems = list(getattr(exc, "problems", []))
+        return recorder.write(Outcome.REFUSED, message=str(exc), problems=problems)
     except ImportRefused as exc:
         return recorder.write(Outcome.REFUSED, plan=exc.plan, message=str(exc))
     except Exception as exc:
@@ -113,6 +137,7 @@ class _Recorder:
     staged: bool
     started: float
     name: str
+    bench: str = ""
     sha256: str = ""
 
     def opened(self, source, name: str) -> None:
@@ -120,7 +145,12 @@ class _Recorder:
         self.sha256 = source.sha256
 
     def write(
-        self, outcome: str, *, plan: ImportPlan | None = None, message: str = ""
+        self,
+        outcome: str,
+        *,
+        plan: ImportPlan | None = None,
+        message: str = "",
+        problems: list[str] | None = None,
     ) -> RecordedImport:
         has_plan = plan is not None and plan.manifest is not None
         record = ImportRecord.objects.create(
@@ -130,11 +160,11 @@ class _Recorder:
             outcome=outcome,
             source_name=self.name[:500],
             source_sha256=plan.source_sha256 if plan is not None else self.sha256,
-            bench=plan.bench if plan is not None else "",
+            bench=plan.bench if plan is not None else self.bench,
             revision=plan.revision if plan is not None else "",
             staged=self.staged,
             summary=plan_summary(plan) if has_plan else {},
-            problems=[str(p) for p in plan.problems] if plan is not None else [],
+            problems=[str(p) for p in plan.problems] if plan is not None else problems or [],
             message=message,
             duration_s=time.monotonic() - self.started,
         )

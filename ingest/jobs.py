@@ -36,11 +36,20 @@ State = ImportJob.State
 
 
 def job_enqueue(
-    *, path: Path, name: str, expected_sha256: str, staged: bool, user, staging_token: str = ""
+    *,
+    path: Path,
+    name: str,
+    expected_sha256: str,
+    staged: bool,
+    user,
+    staging_token: str = "",
+    bench: str | None = None,
 ) -> ImportJob:
-    """Queue the import of the previewed release at ``path``; returns the queued job."""
+    """Queue the import of the previewed release (or Harbor jobs into ``bench``) at
+    ``path``; returns the queued job."""
     job = ImportJob.objects.create(
         user=user,
+        bench=bench or "",
         source_name=name,
         path=str(path),
         staging_token=staging_token,
@@ -109,6 +118,7 @@ def _run(job: ImportJob) -> str:
             expected_sha256=job.expected_sha256,
             holder=job_holder(job),
             progress=reporter,
+            bench=job.bench or None,
         )
     except ImportBusy as exc:
         _finish(job, State.FAILED, error=str(exc), record=exc.record)

@@ -96,6 +96,9 @@ class ImportJob(models.Model):
     path = models.TextField(help_text="the release on the server, read by the worker")
     staging_token = models.CharField(max_length=64, blank=True, help_text="its staged folder")
     expected_sha256 = models.CharField(max_length=64)
+    bench = models.CharField(
+        max_length=100, blank=True, help_text="for Harbor jobs: the bench they go into"
+    )
     staged = models.BooleanField(default=False, help_text="new batches stay staff-only")
     state = models.CharField(max_length=16, choices=State, default=State.QUEUED)
     task_id = models.CharField(max_length=64, blank=True, help_text="its task in the queue")

@@ -485,7 +485,9 @@ def _plan_attempt(
     attempt.events = len(docs.trajectory["events"])
     attempt.requests = sum(len(v) for v in (docs.vendor_log or {}).get("vendors", {}).values())
     attempt.published_score = docs.summary["score"]
-    attempt.recomputed_score = score_verdict(manifest.scoring_rule, verdict_outcomes(docs.verdict))
+    attempt.recomputed_score = score_verdict(
+        manifest.scoring_rule, verdict_outcomes(docs.verdict), docs.verdict
+    )
     reading = docs.transcript
     if reading is not None:
         attempt.transcript_status, attempt.transcript_format = reading.status, reading.format

@@ -183,7 +183,7 @@ class ModelAttemptRowDoc(Doc):
     checks_passed: Integer
     checks_total: Integer
     mandatory_failed: Integer
-    cost_usd: Number
+    cost_usd: Number | None  # null: the harness did not report a cost (Harbor)
     duration_s: Number
     flags: list[Label]
 
@@ -240,7 +240,7 @@ Tokens = column_int(Attempt, "input_tokens")
 
 
 class CostDoc(Doc):
-    usd: Number
+    usd: Number | None  # null: the harness did not report a cost (Harbor); shown "unknown"
     input_tokens: Tokens
     output_tokens: Tokens
     cache_read_tokens: Tokens | None = None

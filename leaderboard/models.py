@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Q
 
 from leaderboard import jsonsafe
+from leaderboard.scoring import PASS_RATE_RULES
 from leaderboard.visibility import can_see_staged
 
 
@@ -35,7 +36,7 @@ class Bench(models.Model):
 
     @property
     def is_pass_fail(self) -> bool:
-        return self.scoring_rule == "pass-fail"
+        return self.scoring_rule in PASS_RATE_RULES
 
 
 class BatchQuerySet(models.QuerySet):

@@ -24,11 +24,12 @@ class Preview:
         return self.record.outcome == Outcome.CHECKED
 
 
-def preview_release(*, path: Path, name: str, user) -> Preview:
+def preview_release(*, path: Path, name: str, user, bench: str | None = None) -> Preview:
     """Read and check the release at ``path`` without writing any of it.
 
-    Only its import record (action "preview") is written, so the history shows
-    bad uploads too.
+    ``path`` may hold Harbor jobs instead (told by content), imported into
+    ``bench``. Only its import record (action "preview") is written, so the
+    history shows bad uploads too.
     """
     done = recorded_import(
         path=path,
@@ -37,6 +38,7 @@ def preview_release(*, path: Path, name: str, user) -> Preview:
         action=Action.PREVIEW,
         user=user,
         holder="",
+        bench=bench,
     )
     if done.plan is None:  # unreadable (or an unexpected error): the record says why
         return Preview(record=done.record, document=None)

@@ -44,7 +44,8 @@ def import_start(request, *, model_admin):
         else:
             staged = Staged.create()
             try:
-                return _preview(request, model_admin, staged, path=path, meta={"name": name})
+                meta = {"name": name, "bench": pick_form.cleaned_data["bench"] or None}
+                return _preview(request, model_admin, staged, path=path, meta=meta)
             finally:
                 _remove_unless_pending(request, staged)
     return _start_page(request, model_admin, pick_form=pick_form)
@@ -78,13 +79,15 @@ def _upload(request, model_admin, staged: Staged, handler: ReleaseUploadHandler)
     if not form.is_valid():
         return _start_page(request, model_admin, upload_form=form)
     name = form.cleaned_data["archive"].name
-    meta = {"name": name, "upload": name}
+    meta = {"name": name, "upload": name, "bench": form.cleaned_data["bench"] or None}
     return _preview(request, model_admin, staged, path=staged.upload_dir / name, meta=meta)
 
 
 def _preview(request, model_admin, staged: Staged, *, path, meta: dict):
     """Check the release; keep it staged and show the preview, or say what is wrong."""
-    preview = preview_release(path=path, name=meta["name"], user=request.user)
+    preview = preview_release(
+        path=path, name=meta["name"], user=request.user, bench=meta.get("bench")
+    )
     if preview.document is None:
         error = f"This release cannot be read, so nothing was written: {preview.record.message}"
         return _start_page(request, model_admin, upload_error=error, status=400)
@@ -131,6 +134,7 @@ def import_apply(request, token: str, *, model_admin):
         staged=not form.cleaned_data["publish"],
         user=request.user,
         staging_token=staged.token if "upload" in meta else "",
+        bench=meta.get("bench"),
     )
     # The staged folder stays for the worker (and a retry); the job removes
     # it once applied, the sweep a day later otherwise.
