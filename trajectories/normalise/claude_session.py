@@ -17,11 +17,20 @@ marked ``"subagent": <agentId>``.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from trajectories.normalise import Normalised, register
+from trajectories.normalise import Normalised, Unmapped, register
 from trajectories.normalise.claude_blocks import Calls, assistant_line, user_line
-from trajectories.normalise.lines import Builder, as_text, event, iso_ts, read_lines, sniff
+from trajectories.normalise.lines import (
+    Builder,
+    as_text,
+    event,
+    iso_ts,
+    read_lines,
+    sniff,
+    split_lines,
+)
 
 NAME = "claude-session"
 
@@ -130,3 +139,39 @@ def normalise_session(data: bytes) -> Normalised:
     if calls.usage:
         out.meta["tokens"] = calls.usage
     return out.done()
+
+
+def normalise_session_folder(session_file: str | Path) -> Normalised:
+    """A session file with its sub-agents' files, as one numbered transcript.
+
+    Sub-agent files are ``<session>/subagents/*.jsonl`` (newer CLIs) and the
+    ``agent-*.jsonl`` files beside the session (2.0.x) that name the same
+    ``sessionId``. Lines are numbered across the files in reading order (the
+    session, then the sub-agent files by name); ``meta["files"]`` lists each
+    file with its first line number. Sub-agent events follow the session's,
+    marked ``"subagent": <agentId>``.
+    """
+    main = Path(session_file)
+    data = main.read_bytes()
+    result = normalise_session(data)
+    session_id = result.meta.get("session_id")
+    extra = sorted((main.parent / main.stem / "subagents").glob("*.jsonl"))
+    for path in sorted(main.parent.glob("agent-*.jsonl")):
+        head = next(iter(sniff(path.read_bytes()[:65536])), {})
+        if head.get("sessionId") == session_id:
+            extra.append(path)
+    offset = len(split_lines(data))
+    result.meta["files"] = [{"path": main.name, "first_line": 1}]
+    for path in extra:
+        part = normalise_session(path.read_bytes())
+        result.meta["files"].append(
+            {"path": str(path.relative_to(main.parent)), "first_line": offset + 1}
+        )
+        for ev, lines in zip(part.events, part.sources, strict=True):
+            ev["index"] = len(result.events)
+            ev.setdefault("subagent", "sidechain")
+            result.events.append(ev)
+            result.sources.append([n + offset for n in lines])
+        result.unmapped.extend(Unmapped(u.line + offset, u.reason) for u in part.unmapped)
+        offset += len(split_lines(path.read_bytes()))
+    return result

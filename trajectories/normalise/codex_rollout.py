@@ -110,12 +110,13 @@ class _Rollout:
             out.skip(number, f"{kind or 'untyped'} response item")
 
     def output(self, number: int, item: dict[str, Any]) -> None:
-        ev = self.calls.get(item.get("call_id"))
+        ident = item.get("call_id")
+        ev = self.calls.get(ident) if isinstance(ident, str) else None
         if ev is None:
             self.out.skip(number, "tool output for a call not in the file")
             return
         text, code = output_and_code(item.get("output"))
-        code = self.codes.get(item["call_id"], code)
+        code = self.codes.pop(ident, code)
         ok = code == 0 if code is not None else item.get("success") is not False
         ev["result"] = result(ok, text, code)
         self.out.source(ev, number)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -34,7 +35,7 @@ def _loads(raw: bytes) -> tuple[Any, str | None]:
         return orjson.loads(raw), None
     except orjson.JSONDecodeError as exc:
         message = str(exc)
-    if "recursion" in message:
+    if "depth limit" in message or "recursion" in message:
         return None, "JSON nested too deeply to read"
     if "utf-8" in message.lower():
         # A bad byte inside a tool output must not lose the whole event: read
@@ -52,19 +53,25 @@ def read_lines(data: bytes, out: Builder) -> Iterator[tuple[int, dict[str, Any]]
     Blank lines, text that is not JSON and JSON that is not an object go to
     ``out.skip`` with the reason; they never stop the reading.
     """
+    loads, decode_error = orjson.loads, orjson.JSONDecodeError
     for number, raw in enumerate(split_lines(data), 1):
-        if raw.endswith(_CR):
-            raw = raw[:-1]
-        if not raw.strip():
-            out.skip(number, "blank line")
-            continue
-        obj, problem = _loads(raw)
-        if problem is not None:
-            out.skip(number, problem)
-        elif not isinstance(obj, dict):
-            out.skip(number, "JSON but not an object")
-        else:
+        # The common case first, with nothing in its way: a line orjson reads.
+        try:
+            obj = loads(raw)
+        except decode_error:
+            if raw.endswith(_CR):
+                raw = raw[:-1]
+            if not raw.strip():
+                out.skip(number, "blank line")
+                continue
+            obj, problem = _loads(raw)
+            if problem is not None:
+                out.skip(number, problem)
+                continue
+        if type(obj) is dict:
             yield number, obj
+        else:
+            out.skip(number, "JSON but not an object")
 
 
 class Builder:
@@ -100,10 +107,16 @@ class Builder:
         return Normalised(self.format, self.events, self.sources, self.unmapped, self.meta)
 
 
+# Fields v1 requires even when null (a call that never returned, a tool with no input).
+_KEEP_NULL = frozenset({"result", "input"})
+
+
 def event(kind: str, **fields: Any) -> dict[str, Any]:
     """A v1 event with ``index`` and ``type`` first (the index is set by Builder.add)."""
     out: dict[str, Any] = {"index": -1, "type": kind}
-    out.update((k, v) for k, v in fields.items() if v is not None or k == "result")
+    for key, value in fields.items():
+        if value is not None or key in _KEEP_NULL:
+            out[key] = value
     return out
 
 
@@ -138,7 +151,7 @@ def block_text(content: Any) -> str:
             if isinstance(block, dict):
                 if isinstance(block.get("text"), str):
                     parts.append(block["text"])
-                elif block.get("type") == "image":
+                elif block.get("type") in ("image", "input_image"):
                     parts.append("[image]")
             elif isinstance(block, str):
                 parts.append(block)
@@ -160,8 +173,14 @@ def ms_ts(value: Any) -> str | None:
     """Epoch milliseconds as an RFC 3339 UTC stamp with milliseconds."""
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**45:
         return None
-    stamp = datetime.fromtimestamp(value // 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S")
-    return f"{stamp}.{value % 1000:03d}Z"
+    # Whole seconds and milliseconds apart (a float of ms / 1000 can round
+    # down); a run's stamps share their seconds, so those are cached.
+    return f"{_second(value // 1000)}.{value % 1000:03d}Z"
+
+
+@lru_cache(maxsize=4096)
+def _second(seconds: int) -> str:
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%S")
 
 
 def ts_ms(value: str | None) -> int | None:
@@ -175,10 +194,20 @@ def ts_ms(value: str | None) -> int | None:
     return round(moment.timestamp() * 1000)
 
 
-def sniff(data: bytes, limit_lines: int = 200, limit_bytes: int = 1 << 20) -> Iterator[dict]:
-    """The JSON objects among the first lines, for format detection."""
-    head = data[:limit_bytes]
-    for raw in split_lines(head)[:limit_lines]:
+def sniff(data: bytes, limit_lines: int = 200, line_max: int = 1 << 20) -> Iterator[dict]:
+    """The JSON objects among the first lines, for format detection.
+
+    Lines longer than ``line_max`` are passed over unread (a 10 MB tool
+    output says nothing of the format), so the sniff stays cheap.
+    """
+    start = 0
+    for _ in range(limit_lines):
+        if start >= len(data):
+            return
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        raw = data[start:end] if end - start <= line_max else b""
+        start = end + 1
         raw = raw.strip()
         if not raw.startswith(b"{"):
             continue
