@@ -266,9 +266,3 @@ class TranscriptCheck(models.Model):
 
     def __str__(self) -> str:
         return f"transcript of {self.attempt_id}: {self.status}"
-
-    @property
-    def first_difference_shown(self) -> bool:
-        """The first differing event is one the page shows (not one only the transcript has)."""
-        total = self.attempt.evidence.events_total
-        return self.first_difference is not None and self.first_difference < total

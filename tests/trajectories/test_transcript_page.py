@@ -106,7 +106,7 @@ def _succeeding_call(root: Path) -> tuple[Path, int]:
 
 
 def test_a_trajectory_edited_away_from_its_transcript_shows_the_finding_and_links_it(
-    client, release_copy
+    client, release_copy, django_assert_num_queries
 ):
     folder, index = _succeeding_call(release_copy)
 
@@ -122,7 +122,9 @@ def test_a_trajectory_edited_away_from_its_transcript_shows_the_finding_and_link
         index,
         2,
     )
-    html = body(client.get(page_url(attempt)))
+    # The finding comes with the attempt's row: the page's usual five queries.
+    with django_assert_num_queries(5):
+        html = body(client.get(page_url(attempt)))
     section = html.split('id="transcript-check"', 1)[1].split("</section>", 1)[0]
     assert "Trajectory and transcript differ." in section
     assert f'<a href="#e{index}">event #{index}</a>' in section

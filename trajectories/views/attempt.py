@@ -71,6 +71,10 @@ def attempt(request, bench: str, model: str, task: str):
                 requests, evidence.vendor_order, checks, limits["vendor_body_preview_chars"]
             ),
             "transcript_check": check,
+            # The first differing event may be one only the transcript has.
+            "first_difference_shown": check is not None
+            and check.first_difference is not None
+            and check.first_difference < evidence.events_total,
             "transcript_url": transcript_url,
             "differences": [(d, difference_text(d)) for d in check.differences] if check else [],
             "unmapped": check.unmapped[: limits["transcript_unmapped_shown"]] if check else [],
