@@ -396,3 +396,20 @@ def test_several_trials_of_one_task_keep_the_first_and_list_every_trial(tmp_path
     ]
     html = body(client.get(reverse("attempt", args=["hb", attempt.model.slug, "t1"])))
     assert "2 trials of this model on this task" in html and "t1__bbbbbbb" in html
+
+
+def test_hostile_harbor_text_is_escaped_on_the_pages(tmp_path, client):
+    exception = {"exception_type": "ApiError", "exception_message": "<img src=x onerror=alert(1)>"}
+    name = "<script>alert(1)</script>_task"
+    trial(job(tmp_path), name, exception=exception)
+    quiet(tmp_path)
+    attempt = Attempt.objects.select_related("model", "task").get()
+    assert attempt.task.slug == "script-alert-1-script-task"
+    for url in (
+        reverse("task", args=["hb", attempt.task.slug]),
+        reverse("attempt", args=["hb", attempt.model.slug, attempt.task.slug]),
+    ):
+        html = body(client.get(url))
+        assert "<script>alert(1)</script>" not in html
+        assert "<img src=x" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html

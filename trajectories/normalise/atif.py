@@ -30,7 +30,9 @@ Mapping, step by step:
   or an embedded ``subagent_trajectories`` entry) give events marked
   ``"subagent": true`` (embedded ones also carry ``"subagent_id"``).
 
-Where the document breaks ATIF's own rules (not JSON, no ``steps``, step
+Input that is no ATIF document at all gives no events and every line in
+``unmapped`` (so then ``sources``/``unmapped`` speak of lines, as for the
+line formats). Where the document breaks ATIF's own rules (not JSON, no ``steps``, step
 ids not 1..N in order, a result naming a call its step does not have), the
 events found are still returned and ``meta["problems"]`` lists each break;
 callers that need a trustworthy trajectory treat a non-empty list as broken.
@@ -44,6 +46,7 @@ from typing import Any
 import orjson
 
 from trajectories.normalise import Normalised, Unmapped, register
+from trajectories.normalise.lines import Builder, read_lines, split_lines
 
 FORMAT = "atif"
 _EXIT_CODE = re.compile(r"^\[exit_code\]\s*(-?\d+)\s*$", re.MULTILINE)
@@ -93,12 +96,10 @@ def normalise_atif(data: bytes) -> Normalised:
         doc = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         problems.append(f"not JSON ({exc})")
-        out.unmapped.append(Unmapped(1, "the document is not JSON"))
-        return out
+        return _unread(data, problems, None)
     if not isinstance(doc, dict) or not isinstance(doc.get("steps"), list) or not doc["steps"]:
         problems.append("no steps: not an ATIF trajectory")
-        out.unmapped.append(Unmapped(1, "no steps"))
-        return out
+        return _unread(data, problems, "JSON, but not an ATIF trajectory (no steps)")
     agent = doc.get("agent") if isinstance(doc.get("agent"), dict) else {}
     out.meta.update(
         {
@@ -120,6 +121,24 @@ def normalise_atif(data: bytes) -> Normalised:
         else:
             problems.append(f"subagent_trajectories[{i}] has no steps")
     return out
+
+
+def _unread(data: bytes, problems: list[str], reason: str | None) -> Normalised:
+    """No events: every line of the input unmapped, with why (the contract's
+    "nothing is lost silently", kept even for what is no ATIF at all).
+
+    ``reason`` is for a JSON document that is not ATIF (each of its lines);
+    without it, each line is judged on its own, as the line normalisers do."""
+    out = Builder(FORMAT)
+    if reason is None:
+        for number, _ in read_lines(data, out):
+            out.skip(number, "a JSON line, not an ATIF document")
+    else:
+        for number, raw in enumerate(split_lines(data), 1):
+            out.skip(number, reason if raw.strip() else "blank line")
+    result = out.done()
+    result.meta["problems"] = problems
+    return result
 
 
 class _Builder:
