@@ -179,6 +179,8 @@ BENCHVIEW_LIMITS = {
     "search_events_per_attempt": envint("BENCHVIEW_SEARCH_EVENTS_PER_ATTEMPT", 5),
     "search_count_cap": envint("BENCHVIEW_SEARCH_COUNT_CAP", 10_000),
     "search_download_max_rows": envint("BENCHVIEW_SEARCH_DOWNLOAD_MAX_ROWS", 10_000),
+    # /<bench>/models/<a>/vs/<b>/: tasks listed where the two differ most.
+    "versus_top_tasks": envint("BENCHVIEW_VERSUS_TOP_TASKS", 20),
     # Attempt and compare pages: vendor bodies shown before "see the log file";
     # patches highlighted up to this size (larger ones are linked raw); the
     # exact (dynamic programming) alignment of two trajectories up to this many

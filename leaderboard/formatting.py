@@ -12,6 +12,16 @@ def score(value: float | None, percent: bool = False) -> str:
     return f"{value * 100:.1f}%" if percent else f"{value:.3f}"
 
 
+def signed(value: float | None, percent: bool = False) -> str:
+    """A difference of scores: 0.031 -> "+0.031", -0.2 -> "−0.200" (points for pass rates)."""
+    if value is None:
+        return DASH
+    if abs(value) < 5e-13:
+        value = 0.0
+    text = f"{abs(value) * 100:.1f} pt" if percent else f"{abs(value):.3f}"
+    return f"−{text}" if value < 0 else f"+{text}"
+
+
 def usd(value: float | None) -> str:
     return DASH if value is None else f"${value:,.2f}"
 

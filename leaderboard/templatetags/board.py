@@ -18,6 +18,7 @@ HEAT_STEPS = 10
 
 register.filter("score", formatting.score)
 register.filter("usd", formatting.usd)
+register.filter("signed", formatting.signed)
 register.filter("duration", formatting.duration)
 
 
