@@ -113,10 +113,11 @@ def test_the_search_page_answers_in_a_fixed_number_of_queries(
 ):
     bench, _, _ = planted
     client.get(search_url(bench.slug, "zebrafish"))  # warm caches (content types, …)
-    # bench; total (capped); attempts (capped); page of attempt ids; their
-    # first matches; the attempts; facets by model, tool, task; the model and
-    # task lists of the form controls.
-    with django_assert_num_queries(11):
+    # 1 bench; 2 the attempts in scope; 3 the first matches (attempt, tool:
+    # totals and facets); 4 the page's attempts holding a match; 5 their first
+    # matches; 6 those matches' snippets; 7 the attempts' models and tasks;
+    # 8, 9 the models and tasks of the form controls.
+    with django_assert_num_queries(9):
         client.get(search_url(bench.slug, "zebrafish"))
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(9):
         client.get(search_url(bench.slug, "the"))

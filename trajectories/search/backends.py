@@ -1,13 +1,14 @@
 """Full-text matching of events, one backend per database, one interface.
 
-A backend turns the query's phrases into a SQL subquery of matching event
-ids. Both index the same text per event (its text, output, tool name and
-input, each cut to ``search_index_chars``) as the same words: runs of letters
-and digits, case-folded, so the two databases give the same results.
+A backend turns the query's phrases into a filter on events. Both index the
+same text per event (its text, output, tool name and input, each cut to
+``search_index_chars``) as the same words: runs of letters and digits,
+case-folded, so the two databases give the same results.
 
 - PostgreSQL: a stored generated ``tsvector`` column with a GIN index
   (``simple`` configuration: no stemming, no stop words); each phrase is a
-  ``phraseto_tsquery``.
+  ``phraseto_tsquery``, matched on the row itself so the planner weighs the
+  GIN index against the other filters.
 - SQLite: a contentless FTS5 table kept in step with the events table by
   triggers; each phrase is an FTS5 phrase string.
 
@@ -21,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from django.db import connection
-from django.db.models.expressions import RawSQL
+from django.db.models import BooleanField, F, Q
+from django.db.models.expressions import Expression, RawSQL
 
 FTS_TABLE = "trajectories_event_fts"
 VECTOR_COLUMN = "search_vector"
@@ -30,55 +32,68 @@ EVENT_TABLE = "trajectories_event"
 
 def _fts_phrase(phrase: str) -> str:
     # Phrases hold only letters and digits (query.words), so quoting is safe.
-    return '"' + phrase + '"'
+    return '"' + phrase.lower() + '"'
 
 
-def _sqlite_ids(terms: Sequence[str], excluded: Sequence[str], any_of: bool) -> RawSQL:
-    if any_of:
-        match = " OR ".join(_fts_phrase(t.lower()) for t in terms)
-    else:
-        match = " AND ".join(_fts_phrase(t.lower()) for t in terms)
-        match += "".join(f" NOT {_fts_phrase(t.lower())}" for t in excluded)
+def _fts_ids(match: str) -> RawSQL:
     return RawSQL(f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s", [match])
 
 
-def _postgresql_ids(terms: Sequence[str], excluded: Sequence[str], any_of: bool) -> RawSQL:
-    # Words go in as typed: PostgreSQL folds their case as it folded the index's.
-    parts = ["phraseto_tsquery('simple', %s)"] * len(terms)
-    if any_of:
-        tsquery = " || ".join(parts)
-        params = list(terms)
-    else:
-        parts += ["!!phraseto_tsquery('simple', %s)"] * len(excluded)
-        tsquery = " && ".join(parts)
-        params = [*terms, *excluded]
-    sql = f"SELECT id FROM {EVENT_TABLE} WHERE {VECTOR_COLUMN} @@ ({tsquery})"
-    return RawSQL(sql, params)
+def _sqlite(terms: Sequence[str], excluded: Sequence[str]) -> Q:
+    if not terms:
+        # FTS5 cannot say "none of these" alone: leave out the events holding any.
+        return ~Q(id__in=_fts_ids(" OR ".join(_fts_phrase(t) for t in excluded)))
+    match = " AND ".join(_fts_phrase(t) for t in terms)
+    match += "".join(f" NOT {_fts_phrase(t)}" for t in excluded)
+    return Q(id__in=_fts_ids(match))
 
 
-BACKENDS: dict[str, Callable[[Sequence[str], Sequence[str], bool], RawSQL]] = {
-    "postgresql": _postgresql_ids,
-    "sqlite": _sqlite_ids,
+class VectorMatch(Expression):
+    """``<events alias>.search_vector @@ <tsquery>``, on the events table of the
+    query it is used in, whatever alias that table has there (a subquery's
+    ``U0``): it compiles the row's id column and names its neighbour."""
+
+    output_field = BooleanField()
+    conditional = True
+
+    def __init__(self, terms: Sequence[str], excluded: Sequence[str]):
+        super().__init__()
+        self.id = F("id")
+        self.terms, self.excluded = list(terms), list(excluded)
+
+    def get_source_expressions(self):
+        return [self.id]
+
+    def set_source_expressions(self, exprs):
+        (self.id,) = exprs
+
+    def as_sql(self, compiler, connection):
+        id_sql, id_params = compiler.compile(self.id)
+        table = id_sql.rsplit(".", 1)[0] + "." if "." in id_sql else ""
+        # Words go in as typed: PostgreSQL folds their case as it folded the index's.
+        parts = ["phraseto_tsquery('simple', %s)"] * len(self.terms)
+        parts += ["!!phraseto_tsquery('simple', %s)"] * len(self.excluded)
+        sql = f"{table}{connection.ops.quote_name(VECTOR_COLUMN)} @@ ({' && '.join(parts)})"
+        return sql, [*id_params, *self.terms, *self.excluded]
+
+
+def _postgresql(terms: Sequence[str], excluded: Sequence[str]) -> Q:
+    return Q(VectorMatch(terms, excluded))
+
+
+BACKENDS: dict[str, Callable[[Sequence[str], Sequence[str]], Q]] = {
+    "postgresql": _postgresql,
+    "sqlite": _sqlite,
 }
 
 
-def _backend():
+def text_condition(terms: Sequence[str], excluded: Sequence[str] = ()) -> Q:
+    """A filter on events: every phrase of ``terms`` and none of ``excluded``
+    (either may be empty, not both)."""
+    if not (terms or excluded):
+        raise ValueError("text_condition needs a phrase to look up")
     try:
-        return BACKENDS[connection.vendor]
+        backend = BACKENDS[connection.vendor]
     except KeyError:
         raise NotImplementedError(f"no search backend for {connection.vendor}") from None
-
-
-def matching_ids(terms: Sequence[str], excluded: Sequence[str] = ()) -> RawSQL:
-    """A subquery of the ids of events holding every phrase of ``terms`` and
-    none of ``excluded`` (``terms`` must not be empty)."""
-    if not terms:
-        raise ValueError("matching_ids needs at least one phrase to look up")
-    return _backend()(terms, excluded, False)
-
-
-def any_ids(phrases: Sequence[str]) -> RawSQL:
-    """A subquery of the ids of events holding at least one of ``phrases``."""
-    if not phrases:
-        raise ValueError("any_ids needs at least one phrase to look up")
-    return _backend()(phrases, (), True)
+    return backend(terms, excluded)

@@ -42,9 +42,36 @@ def _attempts(bench: Bench, user, query: Query) -> QuerySet[Attempt]:
     return attempts
 
 
-def matching_events(bench: Bench, user, query: Query) -> QuerySet[Event]:
+@dataclass(frozen=True)
+class Scope:
+    """The attempts a search looks into: (pk, model, model name, task, task title)."""
+
+    rows: list[tuple[int, str, str, str, str]]
+
+    @property
+    def ids(self) -> list[int]:
+        return [row[0] for row in self.rows]
+
+
+def scope(bench: Bench, user, query: Query) -> Scope:
+    """One small query, first: the planner then sees a list of known length
+    instead of a nest of joins, and facets need no join per event."""
+    return Scope(
+        list(
+            _attempts(bench, user, query)
+            .order_by("pk")
+            .values_list("pk", "model__slug", "model__display_name", "task__slug", "task__title")
+        )
+    )
+
+
+def matching_events(
+    bench: Bench, user, query: Query, within: Scope | None = None
+) -> QuerySet[Event]:
     """Every event the query matches among the attempts ``user`` may see."""
-    events = Event.objects.filter(attempt__in=_attempts(bench, user, query).values("pk"))
+    if within is None:
+        within = scope(bench, user, query)
+    events = Event.objects.filter(attempt_id__in=within.ids)
     f = query.filters
     if "type" in f:
         events = events.filter(type__in=f["type"])
@@ -55,10 +82,8 @@ def matching_events(bench: Bench, user, query: Query) -> QuerySet[Event]:
         events = events.filter(ok__in={BOOLEANS[v.lower()] for v in f["ok"]})
     if "exit" in f:
         events = events.filter(exit_code__in=[int(v) for v in f["exit"]])
-    if query.terms:
-        events = events.filter(id__in=backends.matching_ids(query.terms, query.excluded))
-    elif query.excluded:
-        events = events.exclude(id__in=backends.any_ids(query.excluded))
+    if query.terms or query.excluded:
+        events = events.filter(backends.text_condition(query.terms, query.excluded))
     return events.order_by()
 
 
@@ -69,11 +94,6 @@ class Tally:
 
     def __str__(self) -> str:
         return f"{self.value:,}+" if self.capped else f"{self.value:,}"
-
-
-def capped_count(queryset: QuerySet, cap: int) -> Tally:
-    n = queryset[: cap + 1].count()
-    return Tally(min(n, cap), n > cap)
 
 
 @dataclass(frozen=True)
@@ -118,45 +138,42 @@ def _needle(query: Query) -> str | None:
 
 def page_groups(events: QuerySet[Event], query: Query, *, page: int) -> tuple[list[Group], bool]:
     """One page of attempts holding matches (in attempt order), each with its
-    first matching events: three queries."""
+    first matching events: four queries."""
     limits = settings.BENCHVIEW_LIMITS
     size, per_attempt = limits["search_attempts_per_page"], limits["search_events_per_attempt"]
     start = (page - 1) * size
+    # Attempt by attempt, stopping at the page's end: a common word costs no
+    # more than a rare one (no count of every match per attempt).
     ids = list(
-        events.order_by("attempt_id")
-        .values_list("attempt_id", flat=True)
-        .distinct()[start : start + size + 1]
+        Attempt.objects.filter(Exists(events.filter(attempt_id=OuterRef("pk"))))
+        .order_by("pk")
+        .values_list("pk", flat=True)[start : start + size + 1]
     )
     has_next = len(ids) > size
     ids = ids[:size]
     if not ids:
         return [], False
-    cuts = snippets.annotations(_needle(query))
-    rows = (
+    firsts = list(
         events.filter(attempt_id__in=ids)
         .annotate(
             position=Window(RowNumber(), partition_by=[F("attempt_id")], order_by=F("index").asc()),
             in_attempt=Window(Count("id"), partition_by=[F("attempt_id")]),
-            **cuts,
         )
         .filter(position__lte=per_attempt)
+        .values_list("id", "attempt_id", "in_attempt")
+    )
+    totals = {attempt_id: n for _, attempt_id, n in firsts}
+    # Snippets for the shown events only: cutting every match would read them all.
+    cuts = snippets.annotations(_needle(query))
+    rows = (
+        Event.objects.filter(id__in=[pk for pk, _, _ in firsts])
+        .annotate(**cuts)
         .order_by("attempt_id", "index")
-        .values(
-            "attempt_id",
-            "index",
-            "type",
-            "tool",
-            "ok",
-            "exit_code",
-            "in_attempt",
-            *cuts,
-        )
+        .values("attempt_id", "index", "type", "tool", "ok", "exit_code", *cuts)
     )
     words = query.highlight_words
     found: dict[int, list[Match]] = defaultdict(list)
-    totals: dict[int, int] = {}
     for row in rows:
-        totals[row["attempt_id"]] = row["in_attempt"]
         found[row["attempt_id"]].append(
             Match(
                 index=row["index"],
@@ -186,45 +203,51 @@ def page_groups(events: QuerySet[Event], query: Query, *, page: int) -> tuple[li
     return groups, has_next
 
 
-def facets(events: QuerySet[Event], cap: int) -> dict[str, list[Facet]]:
-    """Matches by model, tool (normalised) and task, over the first ``cap`` + 1
-    matches: three queries."""
-    sample = Event.objects.filter(id__in=events.values("id")[: cap + 1]).order_by()
-    models = sample.values("attempt__model__slug", "attempt__model__display_name").annotate(
-        n=Count("id")
-    )
-    tasks = sample.values("attempt__task__slug", "attempt__task__title").annotate(n=Count("id"))
+def tally(
+    events: QuerySet[Event], within: Scope, cap: int
+) -> tuple[Tally, Tally, dict[str, list[Facet]]]:
+    """Matches, attempts holding them, and facets by model, tool (normalised)
+    and task, counted over the first ``cap`` + 1 matches: one query."""
+    sample = events.values("attempt_id", "tool")[: cap + 1]
+    counts: Counter = Counter(sample.values_list("attempt_id", "tool"))
+    about = {pk: rest for pk, *rest in within.rows}
+    models: Counter = Counter()
+    tasks: Counter = Counter()
     tools: Counter = Counter()
-    for tool, n in (
-        sample.exclude(tool="").values("tool").annotate(n=Count("id")).values_list("tool", "n")
-    ):
-        tools[canonical_tool(tool)] += n
+    labels: dict[tuple[str, str], str] = {}
+    for (attempt_id, tool), n in counts.items():
+        model, model_name, task, task_title = about[attempt_id]
+        models[model] += n
+        tasks[task] += n
+        labels[("model", model)], labels[("task", task)] = model_name, task_title
+        if tool:
+            tools[canonical_tool(tool)] += n
+    total = sum(counts.values())
+    capped = total > cap
 
-    def ordered(items):
-        return sorted(items, key=lambda f: (-f.count, f.value))
+    def ordered(name: str, found: Counter) -> list[Facet]:
+        facets = [Facet(v, labels.get((name, v), v), n) for v, n in found.items()]
+        return sorted(facets, key=lambda f: (-f.count, f.value))
 
-    return {
-        "model": ordered(
-            Facet(r["attempt__model__slug"], r["attempt__model__display_name"], r["n"])
-            for r in models
-        ),
-        "tool": ordered(Facet(name, name, n) for name, n in tools.items()),
-        "task": ordered(
-            Facet(r["attempt__task__slug"], r["attempt__task__title"], r["n"]) for r in tasks
-        ),
+    facets = {
+        "model": ordered("model", models),
+        "tool": ordered("tool", tools),
+        "task": ordered("task", tasks),
     }
+    attempts = len({attempt_id for attempt_id, _ in counts})
+    return Tally(min(total, cap), capped), Tally(attempts, capped), facets
 
 
 def search(*, bench: Bench, user, query: Query, page: int = 1) -> Results:
-    """The results page for ``query`` (an empty query finds nothing)."""
+    """The results page for ``query`` (an empty query finds nothing): six queries."""
     cap = settings.BENCHVIEW_LIMITS["search_count_cap"]
     if query.is_empty:
         return Results(query, Tally(0, False), Tally(0, False), [], page, False)
-    events = matching_events(bench, user, query)
-    total = capped_count(events, cap)
+    within = scope(bench, user, query)
+    events = matching_events(bench, user, query, within)
+    total, attempts, facets = tally(events, within, cap)
     if total.value == 0:
-        return Results(query, total, Tally(0, False), [], page, False)
-    attempts = capped_count(events.values("attempt_id").distinct(), cap)
+        return Results(query, total, attempts, [], page, False)
     groups, has_next = page_groups(events, query, page=page)
     return Results(
         query=query,
@@ -233,7 +256,7 @@ def search(*, bench: Bench, user, query: Query, page: int = 1) -> Results:
         groups=groups,
         page=page,
         has_next=has_next,
-        facets=facets(events, cap),
+        facets=facets,
         facets_capped=total.capped,
     )
 
