@@ -244,6 +244,20 @@ BENCHVIEW_LIMITS = {
     "event_preview_chars": envint("BENCHVIEW_EVENT_PREVIEW_CHARS", 600),
     "event_input_preview_chars": envint("BENCHVIEW_EVENT_INPUT_PREVIEW_CHARS", 1200),
     "search_max_results": envint("BENCHVIEW_SEARCH_MAX_RESULTS", 200),
+    # Search across trajectories (/<bench>/search/): characters of each of an
+    # event's text, output and input that are indexed (read when the index is
+    # built by its migration: PostgreSQL keeps at most 16,383 word positions
+    # per event, so phrases deep in a huge output could not match anyway);
+    # attempts per results page; matching events shown per attempt; matches
+    # counted for the total and the facets before they read "10,000+"; rows
+    # in a CSV/JSON download.
+    "search_index_chars": envint("BENCHVIEW_SEARCH_INDEX_CHARS", 50_000),
+    "search_attempts_per_page": envint("BENCHVIEW_SEARCH_ATTEMPTS_PER_PAGE", 20),
+    "search_events_per_attempt": envint("BENCHVIEW_SEARCH_EVENTS_PER_ATTEMPT", 5),
+    "search_count_cap": envint("BENCHVIEW_SEARCH_COUNT_CAP", 10_000),
+    "search_download_max_rows": envint("BENCHVIEW_SEARCH_DOWNLOAD_MAX_ROWS", 10_000),
+    # /<bench>/models/<a>/vs/<b>/: tasks listed where the two differ most.
+    "versus_top_tasks": envint("BENCHVIEW_VERSUS_TOP_TASKS", 20),
     # Attempt and compare pages: vendor bodies shown before "see the log file";
     # patches highlighted up to this size (larger ones are linked raw); the
     # exact (dynamic programming) alignment of two trajectories up to this many

@@ -19,6 +19,16 @@ def pass_rate(passed: int, total: int) -> str:
     return f"{passed / total * 100:.1f}% ({passed}/{total})"
 
 
+def signed(value: float | None, percent: bool = False) -> str:
+    """A difference of scores: 0.031 -> "+0.031", -0.2 -> "−0.200" (points for pass rates)."""
+    if value is None:
+        return DASH
+    if abs(value) < 5e-13:
+        value = 0.0
+    text = f"{abs(value) * 100:.1f} pt" if percent else f"{abs(value):.3f}"
+    return f"−{text}" if value < 0 else f"+{text}"
+
+
 def usd(value: float | None) -> str:
     return DASH if value is None else f"${value:,.2f}"
 

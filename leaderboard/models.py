@@ -99,6 +99,12 @@ class Model(models.Model):
     by_surface = models.JSONField(default=dict, blank=True)
     ci_low = models.FloatField(null=True, blank=True)
     ci_high = models.FloatField(null=True, blank=True)
+    # Paired bootstrap against the next model down (leaderboard.paired): its
+    # tie group (1 at the top; a significant gap starts the next) and the
+    # interval of this model's score minus the next one's (None for the last).
+    tie_group = models.IntegerField(null=True, blank=True)
+    next_gap_low = models.FloatField(null=True, blank=True)
+    next_gap_high = models.FloatField(null=True, blank=True)
 
     published_score = models.FloatField(null=True, blank=True)
     # Unknown fields of models/<model>.json (leaderboard rows: Bench.extras).

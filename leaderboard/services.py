@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 
 from leaderboard.models import Attempt, Bench, Disagreement, Model, Task
+from leaderboard.paired import tie_groups
 from leaderboard.scoring import (
     Cell,
     bootstrap_interval,
@@ -66,10 +67,16 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
 
     figures = {m.pk: model_figures(cells[m.pk], surfaces, order) for m in models}
     ranks = dict(competition_ranks([(m.slug, figures[m.pk].score) for m in models]))
+    task_scores = {
+        m.pk: [cells[m.pk].get(t).score if t in cells[m.pk] else 0.0 for t in order] for m in models
+    }
+    ties = _tie_links(bench, models, ranks, task_scores)
     changed_models = []
     for model in models:
         fig = figures[model.pk]
-        scores = [cells[model.pk].get(t).score if t in cells[model.pk] else 0.0 for t in order]
+        scores = task_scores[model.pk]
+        link = ties.get(model.pk)
+        gap = link.to_next if link else None
         interval = bootstrap_interval(scores, seed=f"{bench.slug}/{model.slug}")
         row = published_rows.get(model.slug) or {}
         values = {
@@ -83,6 +90,9 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
             "by_surface": fig.by_surface,
             "ci_low": interval[0] if interval else None,
             "ci_high": interval[1] if interval else None,
+            "tie_group": link.group if link else None,
+            "next_gap_low": gap.low if gap else None,
+            "next_gap_high": gap.high if gap else None,
             "published_score": row.get("score"),
         }
         if any(getattr(model, k) != v for k, v in values.items()):
@@ -106,6 +116,15 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
         Task.objects.bulk_update(changed_tasks, ["mean_score"])
 
     _sync_disagreements(bench, wanted)
+
+
+def _tie_links(bench: Bench, models: list[Model], ranks: dict, task_scores: dict) -> dict:
+    """model pk -> its TieLink, models in leaderboard order (rank, then id)."""
+    if not models or not any(task_scores.values()):
+        return {}
+    ordered = sorted(models, key=lambda m: (ranks[m.slug], m.slug))
+    links = tie_groups([task_scores[m.pk] for m in ordered], seed=f"{bench.slug}/tie-groups")
+    return {m.pk: link for m, link in zip(ordered, links, strict=True)}
 
 
 def _sync_disagreements(bench: Bench, wanted) -> None:

@@ -1,12 +1,14 @@
 from django.urls import path
 
-from leaderboard.views import board, home, matrix, model, task
+from leaderboard.views import board, home, matrix, model, task, versus
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("<rslug:bench>/", board.board, name="bench"),
     path("<rslug:bench>/matrix/", matrix.matrix, name="matrix"),
     path("<rslug:bench>/models/<rslug:model>/", model.model, name="model"),
+    path("<rslug:bench>/models/<rslug:a>/vs/", versus.versus_pick, name="versus-pick"),
+    path("<rslug:bench>/models/<rslug:a>/vs/<rslug:b>/", versus.versus_page, name="versus"),
     path("<rslug:bench>/tasks/<rslug:task>/", task.task, name="task"),
     # The task page's GET form lands here and is sent on to the compare address.
     path("<rslug:bench>/tasks/<rslug:task>/compare/", task.compare_pick, name="task-compare-pick"),

@@ -1,8 +1,9 @@
 from django.urls import path
 
-from trajectories.views import attempt, compare, event, transcript
+from trajectories.views import attempt, compare, event, search, transcript
 
 urlpatterns = [
+    path("<rslug:bench>/search/", search.search_page, name="search"),
     path("<rslug:bench>/attempts/<rslug:model>/<rslug:task>/", attempt.attempt, name="attempt"),
     path(
         "<rslug:bench>/attempts/<rslug:model>/<rslug:task>/events/<int:index>/",

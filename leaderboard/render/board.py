@@ -55,8 +55,10 @@ def board_row(
     disagreement: ModelDisagreements | None,
     surfaces: Sequence[str],
     percent: bool,
+    tie: str = "",
 ) -> SafeString:
-    """One ``<tr>`` of the leaderboard, cells in the order of the header."""
+    """One ``<tr>`` of the leaderboard, cells in the order of the header
+    (``tie``: the tie-group cell, already escaped, from ``render.ties``)."""
     rank = f"{model.rank}"
     if tied:
         rank += '<abbr title="tied: scores equal within 1e-9 share a rank">=</abbr>'
@@ -73,7 +75,7 @@ def board_row(
         interval_title = f' title="95% interval {low}–{high}"'
         interval_text = f'<span class="visually-hidden">95% interval {low} to {high}</span>'
     cells = [
-        f'<tr id="model-{escape(model.slug)}"><td class="num rank">{rank}</td>',
+        f'<tr id="model-{escape(model.slug)}"><td class="num rank">{rank}</td>{tie}',
         f'<th scope="row" class="model-name"><a href="{escape(href)}">'
         f"{escape(model.display_name)}</a>{badge}</th>",
         f"<td>{escape(model.harness)}</td><td>{escape(model.provider)}</td>",

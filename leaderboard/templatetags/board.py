@@ -19,6 +19,7 @@ HEAT_STEPS = 10
 register.filter("score", formatting.score)
 register.filter("usd", formatting.usd)
 register.filter("cost", formatting.cost)
+register.filter("signed", formatting.signed)
 register.filter("duration", formatting.duration)
 register.filter("size", formatting.size)
 

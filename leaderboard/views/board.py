@@ -15,6 +15,7 @@ from leaderboard import queries
 from leaderboard.models import Model, Task
 from leaderboard.render.board import board_row
 from leaderboard.render.svg import ChartPoint, score_cost_chart
+from leaderboard.render.ties import tie_cell
 
 # Sort keys in their natural direction (the one a first click gives). Every
 # key ends with rank and slug, so the order is total whatever the column.
@@ -73,6 +74,13 @@ def board(request, bench: str):
     )
     reasons = queries.flag_reasons(models)
     disagreements = queries.disagreements_by_model(bench)
+    # The stored tie gap is to the next model of the whole board: known only unfiltered.
+    by_rank = sorted(models, key=SORTS["rank"])
+    next_of = (
+        {m.pk: n for m, n in zip(by_rank, by_rank[1:], strict=False)}
+        if not (harness or provider)
+        else {}
+    )
     models, sort = sort_models(models, request.GET.get("sort", ""))
     ranks = Counter(m.rank for m in models)
     # Model pages differ only in their last segment: one reverse() for all rows.
@@ -88,6 +96,12 @@ def board(request, bench: str):
             disagreement=disagreements.get(m.pk),
             surfaces=surfaces,
             percent=bench.is_pass_fail,
+            tie=tie_cell(
+                m,
+                next_model=next_of.get(m.pk),
+                href=f"{href}vs/{next_of[m.pk].slug}/" if m.pk in next_of else "",
+                percent=bench.is_pass_fail,
+            ),
         )
         rows.append(BoardRow(model=m, href=href, disagrees=disagreements.get(m.pk), html=html))
     chart = score_cost_chart(

@@ -50,6 +50,9 @@ def page_addresses(bench) -> list[str]:
         reverse("compare", args=[b, first.task.slug, first.model.slug, other.model.slug]),
         reverse("analysis-tool-failures", args=[b]),
         reverse("analysis-protocol", args=[b]),
+        reverse("search", args=[b]) + "?q=the",
+        reverse("versus", args=[b, first.model.slug, other.model.slug]),
+        reverse("versus-pick", args=[b, first.model.slug]),
     ]
 
 

@@ -58,6 +58,9 @@ class ModelSerializer(serializers.ModelSerializer):
             "ci_low",
             "ci_high",
             "published_score",
+            "tie_group",
+            "next_gap_low",
+            "next_gap_high",
         ]
 
 

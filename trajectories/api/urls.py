@@ -4,7 +4,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import SimpleRouter
 
-from trajectories.api import errors, views
+from trajectories.api import errors, search, views
 
 router = SimpleRouter()
 router.register("benches", views.BenchViewSet, basename="api-bench")
@@ -23,6 +23,7 @@ urlpatterns = [
         name="api-analysis-tool-failures",
     ),
     path("analysis/protocol/", views.ProtocolView.as_view(), name="api-analysis-protocol"),
+    path("search/", search.SearchView.as_view(), name="api-search"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view loads its init script from a URL, not inline: the site's
     # CSP forbids inline script. Swagger UI's assets come from the sidecar

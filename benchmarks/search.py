@@ -1,0 +1,219 @@
+"""Search speed, and what maintaining the index costs the import.
+
+    .venv/bin/python benchmarks/search.py [--events 1000000] [--runs 7] [--pg URL]
+
+Generates one synthetic release (make_sample_release options: --models,
+--tasks, --released, --events) and, on SQLite and on PostgreSQL, each in its
+own process and fresh database:
+
+1. imports it twice: once with the search index dropped (the import as it was
+   before search) and once with it (triggers on SQLite, the generated column
+   and GIN index on PostgreSQL), and prints events/s of both and their ratio;
+2. times the search page (the full view through Django's test client: parse,
+   match, count, group, facets, render) for a rare word, a common word and a
+   phrase, median of --runs, beside a query that only counts the events of
+   one attempt, in the same run.
+
+Targets on PostgreSQL: first page under 300 ms for the rare word and the
+phrase, under 500 ms for the common word; import with the index at least 80%
+of the import without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/postgres"
+BENCH_DB = "benchview_bench_search"
+QUERIES = {
+    "rare word": "throughput",
+    "common word": "the",
+    "phrase": '"verify signature"',
+}
+
+
+def _drop_index() -> None:
+    """Undo the search index migration's SQL (the import as it was without it)."""
+    from django.db import connection
+
+    migration = importlib.import_module("trajectories.migrations.0004_event_search_index")
+    with connection.cursor() as cursor:
+        for statement in migration.SQL[connection.vendor][1]:
+            cursor.execute(statement)
+
+
+def child(mode: str, release: str, database_url: str, runs: int) -> None:
+    """One measurement in this process, printed as JSON."""
+    os.environ["DATABASE_URL"] = database_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from ingest.reader import open_release
+    from ingest.services import release_import
+
+    call_command("migrate", verbosity=0, skip_checks=True)
+    if mode == "import-without-index":
+        _drop_index()
+    started = time.perf_counter()
+    with open_release(release) as source:
+        bench = release_import(source=source).bench
+    result = {"import_s": time.perf_counter() - started}
+    if mode == "import-and-search":
+        result["search"] = _time_searches(bench, runs)
+    print(json.dumps(result))
+
+
+def _median_ms(fn, runs: int) -> float:
+    fn()  # warm: plans, caches, the page's templates
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+def _time_searches(bench, runs: int) -> dict:
+    from django.test import Client
+    from django.urls import reverse
+
+    from leaderboard.models import Attempt
+    from trajectories.models import Event
+
+    client = Client()
+    url = reverse("search", args=[bench.slug])
+    found = {}
+    for label, q in QUERIES.items():
+
+        def page(q=q):
+            response = client.get(url, {"q": q})
+            assert response.status_code == 200, response.status_code
+            return response
+
+        body = page().content.decode()
+        summary = body.split('role="status">', 1)[1].split(".", 1)[0] if "role" in body else "?"
+        found[label] = {"q": q, "ms": _median_ms(page, runs), "found": " ".join(summary.split())}
+    attempt = Attempt.objects.filter(bench=bench, has_detail=True).order_by("pk").first()
+    found["baseline"] = {
+        "q": f"count one attempt's events ({attempt.pk})",
+        "ms": _median_ms(lambda: Event.objects.filter(attempt=attempt).count(), runs),
+        "found": "",
+    }
+    return found
+
+
+def run_child(mode: str, release: Path, database_url: str, runs: int) -> dict:
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", mode, str(release), database_url, str(runs)],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def fresh_postgres(base_url: str) -> str | None:
+    import psycopg
+
+    try:
+        with psycopg.connect(base_url, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")
+            conn.execute(f"CREATE DATABASE {BENCH_DB}")
+    except psycopg.OperationalError as exc:
+        print(f"PostgreSQL not reachable ({exc}); skipping it", file=sys.stderr)
+        return None
+    return base_url.rsplit("/", 1)[0] + f"/{BENCH_DB}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--models", type=int, default=20)
+    parser.add_argument("--tasks", type=int, default=60)
+    parser.add_argument("--released", type=int, default=60)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--pg", default=os.environ.get("BENCH_PG_URL", DEFAULT_PG))
+    parser.add_argument("--only", choices=["sqlite", "postgresql"], default=None)
+    parser.add_argument("--child", nargs=4, metavar=("MODE", "RELEASE", "DB", "RUNS"))
+    args = parser.parse_args()
+    if args.child:
+        mode, release, url, runs = args.child
+        child(mode, release, url, int(runs))
+        return
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from ingest.sample import generate_release
+
+    with tempfile.TemporaryDirectory(prefix="benchview-search-") as tmp:
+        release = Path(tmp) / "release"
+        started = time.perf_counter()
+        summary = generate_release(
+            release,
+            models=args.models,
+            tasks=args.tasks,
+            released=args.released,
+            events=args.events,
+            seed=11,
+        )
+        print(
+            f"release: {summary['attempts']} attempts, {summary['events']:,} events "
+            f"(generated in {time.perf_counter() - started:.0f} s)",
+            flush=True,
+        )
+        for database in ("sqlite", "postgresql"):
+            if args.only and database != args.only:
+                continue
+            results = {}
+            for mode in ("import-without-index", "import-and-search"):
+                if database == "sqlite":
+                    url = f"sqlite:///{tmp}/{mode}.sqlite3"
+                else:
+                    url = fresh_postgres(args.pg)
+                    if url is None:
+                        break
+                results[mode] = run_child(mode, release, url, args.runs)
+            if len(results) < 2:
+                continue
+            plain, indexed = results["import-without-index"], results["import-and-search"]
+            rate_plain = summary["events"] / plain["import_s"]
+            rate_indexed = summary["events"] / indexed["import_s"]
+            print(f"\n{database}")
+            print(
+                f"  import without index {plain['import_s']:7.1f} s {rate_plain:9,.0f} events/s\n"
+                f"  import with index    {indexed['import_s']:7.1f} s {rate_indexed:9,.0f} "
+                f"events/s ({rate_indexed / rate_plain:.0%} of without)"
+            )
+            for label, row in indexed["search"].items():
+                print(f"  {label:12} {row['ms']:8.1f} ms  {row['q']:28} {row['found']}")
+            if database == "postgresql":
+                import psycopg
+
+                with psycopg.connect(args.pg, autocommit=True) as conn:
+                    conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")
+    print(
+        "\ntargets (PostgreSQL): rare word and phrase < 300 ms, common word < 500 ms; "
+        "import with index >= 80% of without"
+    )
+
+
+if __name__ == "__main__":
+    main()

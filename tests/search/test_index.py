@@ -1,0 +1,87 @@
+"""The search index moves with the import: all of it or none, and no stale rows."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.db import connection
+
+from ingest.reader import open_release
+from ingest.services import release_import
+from tests.conftest import import_path
+from trajectories.models import Event
+from trajectories.search.engine import search
+from trajectories.search.query import parse
+
+
+def count(bench, q) -> int:
+    return search(bench=bench, user=AnonymousUser(), query=parse(q)).total.value
+
+
+def index_rows() -> int:
+    """Rows in the index: FTS5 rows on SQLite, events with a vector on PostgreSQL."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute("SELECT count(*) FROM trajectories_event_fts")
+        else:
+            cursor.execute(
+                "SELECT count(*) FROM trajectories_event WHERE search_vector IS NOT NULL"
+            )
+        return cursor.fetchone()[0]
+
+
+def rename_word(root, pair, old: str, new: str) -> None:
+    path = root / "attempts" / pair[0] / pair[1] / "trajectory.json"
+    doc = json.loads(path.read_text())
+    for event in doc["events"]:
+        if "text" in event:
+            event["text"] = event["text"].replace(old, new).replace(old.title(), new.title())
+    path.write_text(json.dumps(doc, indent=2))
+
+
+@pytest.fixture
+def edited(planted_dir, tmp_path):
+    """The planted release with the first attempt's "quokka" renamed "wombat"."""
+    root, (first, _) = planted_dir
+    target = tmp_path / "release"
+    shutil.copytree(root, target)
+    rename_word(target, first, "quokka", "wombat")
+    return target
+
+
+@pytest.mark.django_db
+def test_a_reimport_leaves_no_stale_index_rows(planted, edited):
+    bench, first, second = planted
+    assert (count(bench, "quokka"), count(bench, "wombat")) == (2, 0)
+    import_path(edited)
+    assert (count(bench, "quokka"), count(bench, "wombat")) == (1, 1)
+    assert index_rows() == Event.objects.count()
+
+
+@pytest.mark.django_db
+def test_a_rolled_back_import_leaves_the_index_as_it_was(planted, edited, monkeypatch):
+    bench, _, _ = planted
+    before = index_rows()
+
+    def fail(**kwargs):
+        raise RuntimeError("the import fails after writing events")
+
+    # The last step of the import: every changed attempt's events are written by then.
+    monkeypatch.setattr("ingest.services.bench_recompute", fail)
+    with open_release(edited) as source, pytest.raises(RuntimeError):
+        release_import(source=source)
+    assert (count(bench, "quokka"), count(bench, "wombat")) == (2, 0)
+    assert index_rows() == before == Event.objects.count()
+
+
+@pytest.mark.django_db
+def test_deleting_an_attempt_takes_its_events_out_of_the_index(planted):
+    bench, first, _ = planted
+    from leaderboard.models import Attempt
+
+    Attempt.objects.get(model__slug=first[0], task__slug=first[1]).delete()
+    assert count(bench, "quokka") == 1
+    assert index_rows() == Event.objects.count()

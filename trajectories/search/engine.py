@@ -1,0 +1,301 @@
+"""Run a search: matching events grouped by attempt, facet counts, paging.
+
+Every function answers in a fixed number of queries (the page's query-count
+test holds it to that). Counts stop at ``search_count_cap``: past it the
+total reads "10,000+" and the facets count the first matches only, so a
+common word costs no more than a rare one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db.models import Count, Exists, F, OuterRef, QuerySet, Window
+from django.db.models.functions import Lower, RowNumber
+
+from leaderboard.models import Attempt, Bench, CheckResult
+from trajectories.models import Event
+from trajectories.search import backends, snippets
+from trajectories.search.query import BOOLEANS, Query
+from trajectories.search.visibility import searchable_attempts
+from trajectories.tools import canonical_tool, tool_spellings
+
+
+def _attempts(bench: Bench, user, query: Query) -> QuerySet[Attempt]:
+    attempts = searchable_attempts(user, bench)
+    f = query.filters
+    if "model" in f:
+        attempts = attempts.filter(model__slug__in=f["model"])
+    if "harness" in f:
+        attempts = attempts.filter(model__harness__in=f["harness"])
+    if "task" in f:
+        attempts = attempts.filter(task__slug__in=f["task"])
+    if "surface" in f:
+        attempts = attempts.filter(task__surface__in=f["surface"])
+    if "check" in f:
+        failed = CheckResult.objects.filter(
+            attempt=OuterRef("pk"), name__in=f["check"], passed=False
+        )
+        attempts = attempts.filter(Exists(failed))
+    return attempts
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The attempts a search looks into: (pk, model, model name, task, task title)."""
+
+    rows: list[tuple[int, str, str, str, str]]
+
+    @property
+    def ids(self) -> list[int]:
+        return [row[0] for row in self.rows]
+
+
+def scope(bench: Bench, user, query: Query) -> Scope:
+    """One small query, first: the planner then sees a list of known length
+    instead of a nest of joins, and facets need no join per event."""
+    return Scope(
+        list(
+            _attempts(bench, user, query)
+            .order_by("pk")
+            .values_list("pk", "model__slug", "model__display_name", "task__slug", "task__title")
+        )
+    )
+
+
+def matching_events(
+    bench: Bench, user, query: Query, within: Scope | None = None
+) -> QuerySet[Event]:
+    """Every event the query matches among the attempts ``user`` may see."""
+    if within is None:
+        within = scope(bench, user, query)
+    events = Event.objects.filter(attempt_id__in=within.ids)
+    f = query.filters
+    if "type" in f:
+        events = events.filter(type__in=f["type"])
+    if "tool" in f:
+        spellings = sorted({s for name in f["tool"] for s in tool_spellings(name)})
+        events = events.annotate(tool_folded=Lower("tool")).filter(tool_folded__in=spellings)
+    if "ok" in f:
+        events = events.filter(ok__in={BOOLEANS[v.lower()] for v in f["ok"]})
+    if "exit" in f:
+        events = events.filter(exit_code__in=[int(v) for v in f["exit"]])
+    if query.terms or query.excluded:
+        events = events.filter(backends.text_condition(query.terms, query.excluded))
+    return events.order_by()
+
+
+@dataclass
+class Tally:
+    value: int
+    capped: bool  # the true figure is larger
+
+    def __str__(self) -> str:
+        return f"{self.value:,}+" if self.capped else f"{self.value:,}"
+
+
+@dataclass(frozen=True)
+class Match:
+    index: int
+    type: str
+    tool: str
+    ok: bool | None
+    exit_code: int | None
+    snippet: snippets.Snippet | None
+
+
+@dataclass
+class Group:
+    attempt: Attempt
+    matches: list[Match]
+    total: int  # matching events in this attempt
+
+
+@dataclass(frozen=True)
+class Facet:
+    value: str
+    label: str
+    count: int
+
+
+@dataclass
+class Results:
+    query: Query
+    total: Tally
+    attempts: Tally
+    groups: list[Group]
+    page: int
+    has_next: bool
+    facets: dict[str, list[Facet]] = field(default_factory=dict)
+    facets_capped: bool = False
+
+
+def _needle(query: Query) -> str | None:
+    return query.terms[0].split()[0] if query.terms else None
+
+
+def page_groups(events: QuerySet[Event], query: Query, *, page: int) -> tuple[list[Group], bool]:
+    """One page of attempts holding matches (in attempt order), each with its
+    first matching events: four queries."""
+    limits = settings.BENCHVIEW_LIMITS
+    size, per_attempt = limits["search_attempts_per_page"], limits["search_events_per_attempt"]
+    start = (page - 1) * size
+    # Attempt by attempt, stopping at the page's end: a common word costs no
+    # more than a rare one (no count of every match per attempt).
+    ids = list(
+        Attempt.objects.filter(Exists(events.filter(attempt_id=OuterRef("pk"))))
+        .order_by("pk")
+        .values_list("pk", flat=True)[start : start + size + 1]
+    )
+    has_next = len(ids) > size
+    ids = ids[:size]
+    if not ids:
+        return [], False
+    firsts = list(
+        events.filter(attempt_id__in=ids)
+        .annotate(
+            position=Window(RowNumber(), partition_by=[F("attempt_id")], order_by=F("index").asc()),
+            in_attempt=Window(Count("id"), partition_by=[F("attempt_id")]),
+        )
+        .filter(position__lte=per_attempt)
+        .values_list("id", "attempt_id", "in_attempt")
+    )
+    totals = {attempt_id: n for _, attempt_id, n in firsts}
+    # Snippets for the shown events only: cutting every match would read them all.
+    cuts = snippets.annotations(_needle(query))
+    rows = (
+        Event.objects.filter(id__in=[pk for pk, _, _ in firsts])
+        .annotate(**cuts)
+        .order_by("attempt_id", "index")
+        .values("attempt_id", "index", "type", "tool", "ok", "exit_code", *cuts)
+    )
+    words = query.highlight_words
+    found: dict[int, list[Match]] = defaultdict(list)
+    for row in rows:
+        found[row["attempt_id"]].append(
+            Match(
+                index=row["index"],
+                type=row["type"],
+                tool=row["tool"],
+                ok=row["ok"],
+                exit_code=row["exit_code"],
+                snippet=snippets.pick(row, words),
+            )
+        )
+    attempts = (
+        Attempt.objects.filter(pk__in=ids)
+        .select_related("model", "task")
+        .only(
+            "score",
+            "model__slug",
+            "model__display_name",
+            "model__rank",
+            "task__slug",
+            "task__title",
+            "task__surface",
+            "bench_id",
+        )
+    )
+    by_pk = {a.pk: a for a in attempts}
+    groups = [Group(by_pk[pk], found[pk], totals.get(pk, 0)) for pk in ids if pk in by_pk]
+    return groups, has_next
+
+
+def tally(
+    events: QuerySet[Event], within: Scope, cap: int
+) -> tuple[Tally, Tally, dict[str, list[Facet]]]:
+    """Matches, attempts holding them, and facets by model, tool (normalised)
+    and task, counted over the first ``cap`` + 1 matches: one query."""
+    sample = events.values("attempt_id", "tool")[: cap + 1]
+    counts: Counter = Counter(sample.values_list("attempt_id", "tool"))
+    about = {pk: rest for pk, *rest in within.rows}
+    models: Counter = Counter()
+    tasks: Counter = Counter()
+    tools: Counter = Counter()
+    labels: dict[tuple[str, str], str] = {}
+    for (attempt_id, tool), n in counts.items():
+        model, model_name, task, task_title = about[attempt_id]
+        models[model] += n
+        tasks[task] += n
+        labels[("model", model)], labels[("task", task)] = model_name, task_title
+        if tool:
+            tools[canonical_tool(tool)] += n
+    total = sum(counts.values())
+    capped = total > cap
+
+    def ordered(name: str, found: Counter) -> list[Facet]:
+        facets = [Facet(v, labels.get((name, v), v), n) for v, n in found.items()]
+        return sorted(facets, key=lambda f: (-f.count, f.value))
+
+    facets = {
+        "model": ordered("model", models),
+        "tool": ordered("tool", tools),
+        "task": ordered("task", tasks),
+    }
+    attempts = len({attempt_id for attempt_id, _ in counts})
+    return Tally(min(total, cap), capped), Tally(attempts, capped), facets
+
+
+def search(*, bench: Bench, user, query: Query, page: int = 1) -> Results:
+    """The results page for ``query`` (an empty query finds nothing): six queries."""
+    cap = settings.BENCHVIEW_LIMITS["search_count_cap"]
+    if query.is_empty:
+        return Results(query, Tally(0, False), Tally(0, False), [], page, False)
+    within = scope(bench, user, query)
+    events = matching_events(bench, user, query, within)
+    total, attempts, facets = tally(events, within, cap)
+    if total.value == 0:
+        return Results(query, total, attempts, [], page, False)
+    groups, has_next = page_groups(events, query, page=page)
+    return Results(
+        query=query,
+        total=total,
+        attempts=attempts,
+        groups=groups,
+        page=page,
+        has_next=has_next,
+        facets=facets,
+        facets_capped=total.capped,
+    )
+
+
+def download_rows(bench: Bench, user, query: Query):
+    """Every match (up to ``search_download_max_rows``) as flat rows, in
+    attempt and index order, streamed."""
+    limit = settings.BENCHVIEW_LIMITS["search_download_max_rows"]
+    if query.is_empty:
+        return iter(())
+    words = query.highlight_words
+    cuts = snippets.annotations(_needle(query))
+    rows = (
+        matching_events(bench, user, query)
+        .annotate(**cuts)
+        .order_by("attempt_id", "index")
+        .values(
+            "attempt__model__slug",
+            "attempt__task__slug",
+            "attempt__score",
+            "index",
+            "type",
+            "tool",
+            "ok",
+            "exit_code",
+            *cuts,
+        )[:limit]
+    )
+    for row in rows.iterator(chunk_size=1000):
+        snippet = snippets.pick(row, words)
+        yield {
+            "model": row["attempt__model__slug"],
+            "task": row["attempt__task__slug"],
+            "score": row["attempt__score"],
+            "index": row["index"],
+            "type": row["type"],
+            "tool": row["tool"],
+            "ok": row["ok"],
+            "exit_code": row["exit_code"],
+            "field": snippet.field if snippet else "",
+            "snippet": snippet.plain if snippet else "",
+        }

@@ -1,0 +1,85 @@
+"""Snippets of matching events: cut in the database, escaped, then highlighted.
+
+The database cuts a window around the first hit (a 5 MB output is never
+loaded). Highlighting runs on the *escaped* text, never on the raw text, and
+skips HTML entities, so no query can bring a character of an event back
+unescaped (or split ``&lt;`` into a visible ``&``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from django.db.models import F, IntegerField, TextField, Value
+from django.db.models.fields.json import KT
+from django.db.models.functions import Greatest, Lower, StrIndex, Substr
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from trajectories.render.text import visible
+
+# Characters shown before the first hit, and a snippet's length.
+BEFORE = 60
+LENGTH = 240
+# The event fields a snippet may come from, in the order they are preferred.
+FIELDS = ("output", "text", "input")
+_ENTITY = re.compile(r"(&[#\w]+;)")
+
+
+def annotations(needle: str | None) -> dict:
+    """Database expressions giving, per field, the window around the first
+    occurrence of ``needle`` (``<field>_snippet``), where it starts and where
+    ``needle`` is (``_start``, ``_hit``: 0 when absent). Without a needle,
+    each field's beginning."""
+    found = {}
+    for name in FIELDS:
+        source = KT("doc__input") if name == "input" else F(name)
+        if not needle:
+            found[f"{name}_snippet"] = Substr(source, 1, LENGTH, output_field=TextField())
+            continue
+        hit = StrIndex(Lower(source), Lower(Value(needle)))
+        start = Greatest(hit - BEFORE, Value(1), output_field=IntegerField())
+        found[f"{name}_hit"] = hit
+        found[f"{name}_start"] = start
+        found[f"{name}_snippet"] = Substr(source, start, LENGTH, output_field=TextField())
+    return found
+
+
+@dataclass(frozen=True)
+class Snippet:
+    field: str
+    html: SafeString  # escaped, with <mark> around the query's words
+    plain: str  # the same text unescaped, for downloads
+    cut_before: bool
+
+
+def pick(row: dict, words: list[str]) -> Snippet | None:
+    """The snippet of a row annotated by ``annotations``: the first field with a
+    hit, else the first field with any text."""
+    chosen = next((f for f in FIELDS if row.get(f"{f}_hit")), None)
+    if chosen is None:
+        chosen = next((f for f in FIELDS if row.get(f"{f}_snippet")), None)
+    if chosen is None:
+        return None
+    plain = row[f"{chosen}_snippet"]
+    return Snippet(
+        field=chosen,
+        html=highlight(plain, words),
+        plain=plain,
+        cut_before=(row.get(f"{chosen}_start") or 1) > 1,
+    )
+
+
+def highlight(raw: str, words: list[str]) -> SafeString:
+    """``raw`` escaped, each whole occurrence of ``words`` (any case) in <mark>."""
+    escaped = escape(visible(raw))
+    if not words:
+        return escaped
+    pattern = re.compile(
+        r"(?<![^\W_])(" + "|".join(re.escape(w) for w in words) + r")(?![^\W_])", re.IGNORECASE
+    )
+    pieces = _ENTITY.split(escaped)
+    for i in range(0, len(pieces), 2):  # even pieces are text, odd ones entities
+        pieces[i] = pattern.sub(r"<mark>\1</mark>", pieces[i])
+    return mark_safe("".join(pieces))  # noqa: S308 - escaped above; only <mark> added
