@@ -1,11 +1,13 @@
 from django.urls import path
 
-from leaderboard.views import board, home, matrix, model, task
+from leaderboard.views import about, board, home, matrix, model, task, tasks
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("<rslug:bench>/", board.board, name="bench"),
     path("<rslug:bench>/matrix/", matrix.matrix, name="matrix"),
+    path("<rslug:bench>/tasks/", tasks.tasks, name="tasks"),
+    path("<rslug:bench>/about/", about.about, name="about"),
     path("<rslug:bench>/models/<rslug:model>/", model.model, name="model"),
     path("<rslug:bench>/tasks/<rslug:task>/", task.task, name="task"),
     # The task page's GET form lands here and is sent on to the compare address.

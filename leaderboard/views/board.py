@@ -12,9 +12,9 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 
 from leaderboard import queries
-from leaderboard.models import Model, Task
+from leaderboard.models import Attempt, Model, Task
 from leaderboard.render.board import board_row
-from leaderboard.render.svg import ChartPoint, score_cost_chart
+from leaderboard.render.svg import ChartPoint, pareto_frontier, score_cost_chart
 
 # Sort keys in their natural direction (the one a first click gives). Every
 # key ends with rank and slug, so the order is total whatever the column.
@@ -72,6 +72,13 @@ def board(request, bench: str):
         .distinct()
     )
     reasons = queries.flag_reasons(models)
+    # Models whose released attempts report a cost; the others' cost is unknown.
+    costed = set(
+        Attempt.objects.filter(bench=bench, has_detail=True, cost_usd__gt=0)
+        .order_by()
+        .values_list("model_id", flat=True)
+        .distinct()
+    )
     disagreements = queries.disagreements_by_model(bench)
     models, sort = sort_models(models, request.GET.get("sort", ""))
     ranks = Counter(m.rank for m in models)
@@ -88,13 +95,17 @@ def board(request, bench: str):
             disagreement=disagreements.get(m.pk),
             surfaces=surfaces,
             percent=bench.is_pass_fail,
+            cost_known=m.pk in costed,
         )
         rows.append(BoardRow(model=m, href=href, disagrees=disagreements.get(m.pk), html=html))
+    # A model without cost data has no place on a cost axis, nor on its frontier.
+    plotted = [r for r in rows if r.model.pk in costed]
+    chart_points = [
+        ChartPoint(r.model.slug, r.model.display_name, r.model.cost_usd, r.model.score, r.href)
+        for r in plotted
+    ]
     chart = score_cost_chart(
-        [
-            ChartPoint(r.model.slug, r.model.display_name, r.model.cost_usd, r.model.score, r.href)
-            for r in rows
-        ],
+        chart_points,
         score_label="Pass rate" if bench.is_pass_fail else "Score",
         percent=bench.is_pass_fail,
     )
@@ -112,6 +123,8 @@ def board(request, bench: str):
             "harnesses": harnesses,
             "providers": providers,
             "chart": chart,
+            "frontier": pareto_frontier(chart_points),
+            "not_plotted": [r for r in rows if r.model.pk not in costed],
             "disagreeing": disagreeing,
             "disagreeing_attempts": sum(r.disagrees.attempts for r in disagreeing),
             "percent": bench.is_pass_fail,
