@@ -8,6 +8,7 @@ and ``page`` (task columns are paged, ``matrix_tasks_per_page`` at a time).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -54,6 +55,15 @@ class SurfaceGroup:
     columns: list[MatrixTask]
 
 
+def surface_score(by_surface: dict, surfaces: list[str]) -> float:
+    """A model's mean task score over the given surfaces, weighted by their task counts."""
+    entries = [by_surface[s] for s in surfaces if s in by_surface]
+    tasks = sum(e.get("tasks", 0) for e in entries)
+    if not tasks:
+        return 0.0
+    return sum(e.get("score", 0.0) * e.get("tasks", 0) for e in entries) / tasks
+
+
 def _page_number(raw: str, pages: int) -> int:
     try:
         number = int(raw)
@@ -85,16 +95,30 @@ def matrix(request, bench: str):
 
     all_models = list(
         Model.objects.filter(bench=bench).values_list(
-            "pk", "slug", "display_name", "harness", "score", "rank"
+            "pk", "slug", "display_name", "harness", "score", "rank", "by_surface"
         )
     )
+    shown_surfaces = [s for s in surfaces if s in {t.surface for t in all_tasks}]
     rows = [
-        MatrixRow(*values)
+        MatrixRow(*values[:6])
         for values in all_models
         if (not harnesses or values[3] in harnesses)
         and (not model_slugs or values[1] in model_slugs)
     ]
-    rows.sort(key=sort.rows)
+    if shown_surfaces:
+        # Filtered to surfaces, the score column and the ranking are the
+        # models' scores on those surfaces (task-weighted), not overall.
+        by_surface = {values[0]: values[6] or {} for values in all_models}
+        rows = [
+            dataclasses.replace(r, score=surface_score(by_surface[r.pk], shown_surfaces))
+            for r in rows
+        ]
+        if sort_name == DEFAULT_SORT:
+            rows.sort(key=lambda r: (-r.score, r.rank, r.slug))
+        else:
+            rows.sort(key=sort.rows)
+    else:
+        rows.sort(key=sort.rows)
 
     per_page = settings.BENCHVIEW_LIMITS["matrix_tasks_per_page"]
     pages = max(1, math.ceil(len(tasks) / per_page))
@@ -118,7 +142,8 @@ def matrix(request, bench: str):
             "percent": bench.is_pass_fail,
             "all_surfaces": sorted({t.surface for t in all_tasks}),
             "all_harnesses": sorted({values[3] for values in all_models}),
-            "all_models": sorted(all_models, key=lambda v: (v[5], v[1])),
+            "all_models": sorted((v[:6] for v in all_models), key=lambda v: (v[5], v[1])),
+            "shown_surfaces": shown_surfaces,
             "surfaces": surfaces,
             "harnesses": harnesses,
             "model_slugs": model_slugs,
