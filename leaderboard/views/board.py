@@ -13,6 +13,7 @@ from django.utils.safestring import SafeString
 
 from leaderboard import queries
 from leaderboard.models import Attempt, Model, Task
+from leaderboard.render import download
 from leaderboard.render.board import board_row
 from leaderboard.render.svg import ChartPoint, pareto_frontier, score_cost_chart
 
@@ -82,6 +83,22 @@ def board(request, bench: str):
     disagreements = queries.disagreements_by_model(bench)
     models, sort = sort_models(models, request.GET.get("sort", ""))
     ranks = Counter(m.rank for m in models)
+    fmt = download.wanted(request)
+    if fmt:
+        return download.table_response(
+            fmt,
+            name=f"{bench.slug}-leaderboard",
+            columns=["rank", "model", "display_name", "harness", "provider", "score",
+                     "ci_low", "ci_high", *(f"surface:{s}" for s in surfaces),
+                     "cost_usd", "flagged"],
+            rows=(
+                [m.rank, m.slug, m.display_name, m.harness, m.provider, m.score,
+                 m.ci_low, m.ci_high,
+                 *((m.by_surface.get(s) or {}).get("score") for s in surfaces),
+                 m.cost_usd if m.pk in costed else None, m.flagged]
+                for m in models
+            ),
+        )  # fmt: skip
     # Model pages differ only in their last segment: one reverse() for all rows.
     model_prefix = reverse("model", args=[bench.slug, "probe"]).removesuffix("probe/")
     rows = []

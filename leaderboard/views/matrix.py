@@ -21,6 +21,7 @@ from django.shortcuts import render
 from leaderboard import queries
 from leaderboard.models import Model
 from leaderboard.queries import MatrixTask
+from leaderboard.render import download
 from leaderboard.render.matrix import MatrixRow, matrix_body
 
 
@@ -126,6 +127,21 @@ def matrix(request, bench: str):
     columns = tasks[(page - 1) * per_page : page * per_page]
     model_filter = [r.pk for r in rows] if (harnesses or model_slugs) else None
     cells = queries.matrix_cells(bench, task_ids=[t.pk for t in columns], model_ids=model_filter)
+    fmt = download.wanted(request)
+    if fmt:
+        return download.table_response(
+            fmt,
+            name=f"{bench.slug}-matrix",
+            columns=["model", "task", "surface", "released", "score", "flags"],
+            rows=(
+                [r.slug, t.slug, t.surface, t.released,
+                 cell[queries.CELL_SCORE] if cell else None,
+                 " ".join(queries.cell_flags(cell)) if cell else "missing-attempt"]
+                for r in rows
+                for t in columns
+                for cell in [cells.get(r.pk, {}).get(t.pk)]
+            ),
+        )  # fmt: skip
     groups = [
         SurfaceGroup(surface, list(cols))
         for surface, cols in groupby(columns, key=lambda t: t.surface)

@@ -10,6 +10,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from leaderboard import queries
 from leaderboard.models import Attempt
+from leaderboard.render import download
 from leaderboard.render.markdown import render_markdown
 from leaderboard.scoring import TOLERANCE
 from leaderboard.slugs import is_slug
@@ -50,6 +51,17 @@ def task(request, bench: str, task: str):
                 model_href=reverse("model", args=[bench.slug, a.model.slug]),
                 attempt_href=reverse("attempt", args=[bench.slug, a.model.slug, entry.slug]),
             )
+        )
+    fmt = download.wanted(request)
+    if fmt:
+        return download.table_response(
+            fmt,
+            name=f"{bench.slug}-{entry.slug}",
+            columns=["model", "score", *names],
+            rows=(
+                [a.model.slug, a.score, *(results.get(a.pk, {}).get(n) for n in names)]
+                for a in attempts
+            ),
         )
     comparable = [a.model for a in attempts if a.has_detail]
     pair = default_pair([a for a in attempts if a.has_detail])
