@@ -326,7 +326,12 @@ BENCHVIEW_SCRUB = {
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # JSON first: a client that names no type gets JSON; a browser asking for
+    # text/html gets DRF's browsable page of the same data.
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": BENCHVIEW_LIMITS["api_page_size"],
     # Counted per client address in the "shared" cache (trajectories/api/throttling.py).
@@ -343,6 +348,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The API is read-only and open: no security schemes, so the docs page
+    # shows no "Authorize" button suggesting a login.
+    "AUTHENTICATION_WHITELIST": [],
 }
 
 LOGGING = {

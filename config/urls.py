@@ -19,3 +19,8 @@ urlpatterns = [
     path("", include("trajectories.analysis_urls")),
     path("", include("leaderboard.urls")),
 ]
+
+# The site's own error pages (production settings: DEBUG off); /api/ and
+# /data/v1/ answer their errors in their own shapes before these are reached.
+handler404 = "leaderboard.views.errors.not_found"
+handler500 = "leaderboard.views.errors.server_error"

@@ -1,11 +1,13 @@
 from django.urls import path
 
-from leaderboard.views import board, home, matrix, model, task, versus
+from leaderboard.views import about, board, home, matrix, model, task, tasks, versus
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("<rslug:bench>/", board.board, name="bench"),
     path("<rslug:bench>/matrix/", matrix.matrix, name="matrix"),
+    path("<rslug:bench>/tasks/", tasks.tasks, name="tasks"),
+    path("<rslug:bench>/about/", about.about, name="about"),
     path("<rslug:bench>/models/<rslug:model>/", model.model, name="model"),
     path("<rslug:bench>/models/<rslug:a>/vs/", versus.versus_pick, name="versus-pick"),
     path("<rslug:bench>/models/<rslug:a>/vs/<rslug:b>/", versus.versus_page, name="versus"),

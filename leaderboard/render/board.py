@@ -56,6 +56,7 @@ def board_row(
     surfaces: Sequence[str],
     percent: bool,
     tie: str = "",
+    cost_known: bool = True,
 ) -> SafeString:
     """One ``<tr>`` of the leaderboard, cells in the order of the header
     (``tie``: the tie-group cell, already escaped, from ``render.ties``)."""
@@ -75,12 +76,12 @@ def board_row(
         interval_title = f' title="95% interval {low}–{high}"'
         interval_text = f'<span class="visually-hidden">95% interval {low} to {high}</span>'
     cells = [
-        f'<tr id="model-{escape(model.slug)}"><td class="num rank">{rank}</td>{tie}',
+        f'<tr id="model-{escape(model.slug)}"><td class="num rank">{rank}</td>',
         f'<th scope="row" class="model-name"><a href="{escape(href)}">'
         f"{escape(model.display_name)}</a>{badge}</th>",
-        f"<td>{escape(model.harness)}</td><td>{escape(model.provider)}</td>",
         f'<td class="num score-cell"{interval_title}>{escape(figure)}'
-        f"{ci_whisker(model.score, model.ci_low, model.ci_high)}{interval_text}</td>",
+        f"{ci_whisker(model.score, model.ci_low, model.ci_high)}{interval_text}</td>{tie}",
+        f"<td>{escape(model.harness)}</td><td>{escape(model.provider)}</td>",
     ]
     for surface in surfaces:
         entry = model.by_surface.get(surface)
@@ -93,7 +94,11 @@ def board_row(
             f'<td class="num"><span class="heat-chip {heat_class(value)}" '
             f'title="{escape(surface)}: {tasks}">{score(value, percent)}</span></td>'
         )
-    cells.append(f'<td class="num">{usd(model.cost_usd)}</td>')
+    if cost_known:
+        cells.append(f'<td class="num">{usd(model.cost_usd)}</td>')
+    else:
+        # No released attempt reported a cost: $0.00 would claim it was free.
+        cells.append('<td class="num cost-unknown" title="no cost in the release">unknown</td>')
     if model.flagged:
         why = escape(flag_reason_text(reasons))
         cells.append(

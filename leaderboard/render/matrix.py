@@ -54,7 +54,7 @@ def matrix_body(
 ) -> SafeString:
     """``<tr>`` rows: the model's name and score, then one cell per column."""
     out: list[str] = []
-    column_bits = [(c.pk, escape(c.slug), c.released, c.visible) for c in columns]
+    column_bits = [(c.pk, escape(c.slug), c.released, c.visible, escape(c.title)) for c in columns]
     model_prefix = escape(_address_prefix("model", bench))
     missing = '<td class="heat-none" title="no attempt (missing-attempt)">–</td>'
     for row in rows:
@@ -68,7 +68,8 @@ def matrix_body(
             f'<td class="m-score num">{shown}</td>'
         )
         row_cells = cells.get(row.pk, {})
-        for task_pk, task_slug, released, visible in column_bits:
+        name = escape(row.display_name)
+        for task_pk, task_slug, released, visible, title in column_bits:
             cell = row_cells.get(task_pk)
             if cell is None:
                 out.append(missing)
@@ -88,10 +89,12 @@ def matrix_body(
                 attrs = f' title="{tip}"' if tip else ""
                 out.append(f'<td class="{classes} unreleased"{attrs}>{shown}</td>')
             elif visible and has_detail:
-                attrs = f' title="{tip}"' if tip else ""
+                # The link names its model, task and score for a screen reader
+                # and as a tooltip: "12" alone says nothing out of the grid.
+                label = f"{name} on {title}: {shown}" + (f" ({tip})" if tip else "")
                 out.append(
-                    f'<td class="{classes}"{attrs}><a href="{attempt_prefix}{task_slug}/">'
-                    f"{shown}</a></td>"
+                    f'<td class="{classes}"><a href="{attempt_prefix}{task_slug}/" '
+                    f'title="{label}" aria-label="{label}">{shown}</a></td>'
                 )
             else:
                 # Staged (staff only), or released without an attempt folder.

@@ -115,32 +115,77 @@ def score_cost_chart(
         steps.append(f"{x(point.cost)},{y(point.score)}")
     if len(steps) > 1:
         parts.append(format_html('<polyline class="frontier" points="{}"/>', " ".join(steps)))
+    labels = _place_labels(
+        [(p, x(p.cost), y(p.score)) for p in frontier],
+        dots=[(x(p.cost), y(p.score)) for p in points],
+    )
     # Dominated models first so frontier dots are drawn on top.
     for point in sorted(points, key=lambda p: (p.key in on_frontier, p.key)):
         shown = f"{point.score * 100:.1f}%" if percent else f"{point.score:.3f}"
         tip = f"{point.label}: {shown}, {_money(point.cost)}"
         css = "dot on-frontier" if point.key in on_frontier else "dot"
         label = ""
-        if point.key in on_frontier:
-            anchor = "end" if x(point.cost) > _W * 0.75 else "start"
-            dx = -8 if anchor == "end" else 8
+        if point.key in labels:
+            lx, ly, anchor = labels[point.key]
             label = format_html(
-                '<text class="dot-label" x="{}" y="{}" text-anchor="{}">{}</text>',
-                x(point.cost) + dx, y(point.score) + 4, anchor, point.label,
+                '<text class="dot-label" x="{}" y="{}" text-anchor="{}"'
+                ' aria-hidden="true">{}</text>',
+                lx, ly, anchor, point.label,
             )  # fmt: skip
         parts.append(
             format_html(
-                '<a href="{}"><circle class="{}" cx="{}" cy="{}" r="5">'
+                '<a href="{}" aria-label="{}"><circle class="{}" cx="{}" cy="{}" r="5">'
                 "<title>{}</title></circle>{}</a>",
-                point.href, css, x(point.cost), y(point.score), tip, label,
+                point.href, tip, css, x(point.cost), y(point.score), tip, label,
             )
         )  # fmt: skip
+    # A group, not role="img": the dots are links, and an image holds no controls.
     return format_html(
-        '<svg class="chart score-cost" viewBox="0 0 {} {}" role="img"'
+        '<svg class="chart score-cost" viewBox="0 0 {} {}" role="group"'
         ' aria-labelledby="chart-title"><title id="chart-title">'
         "{} against cost; the line marks the Pareto frontier</title>{}</svg>",
         _W, _H, score_label, mark_safe("".join(parts)),
     )  # fmt: skip
+
+
+# Label boxes are estimated from the text length (the server has no fonts):
+# generous enough that estimated boxes apart means drawn labels apart.
+_CHAR_W, _LABEL_H, _LABEL_GAP = 7.2, 14, 8
+
+
+def _place_labels(
+    placed: Sequence[tuple[ChartPoint, float, float]], *, dots: Sequence[tuple[float, float]]
+) -> dict[str, tuple[float, float, str]]:
+    """key -> (x, y, anchor) for the frontier labels that fit without touching
+    another label or leaving the plot; a label that finds no free spot near
+    its dot is left out (its dot keeps its tooltip and accessible name)."""
+    # Dots are obstacles too: a label must not hide another model's dot.
+    boxes: list[tuple[float, float, float, float]] = [
+        (dx - 5, dy - 5, dx + 5, dy + 5) for dx, dy in dots
+    ]
+    result: dict[str, tuple[float, float, str]] = {}
+    for point, px, py in sorted(placed, key=lambda t: (t[2], t[1])):
+        width = _CHAR_W * len(point.label)
+        for shift in (0, 1, -1, 2, -2, 3, -3):
+            ly = py + 4 + shift * _LABEL_H
+            for anchor in ("start", "end"):
+                left = px + _LABEL_GAP if anchor == "start" else px - _LABEL_GAP - width
+                box = (left, ly - _LABEL_H + 3, left + width, ly + 3)
+                inside = (
+                    box[0] >= _LEFT and box[2] <= _W - 2 and box[1] >= 0 and box[3] <= _H - _BOTTOM
+                )
+                if inside and not any(_overlap(box, other) for other in boxes):
+                    boxes.append(box)
+                    lx = px + _LABEL_GAP if anchor == "start" else px - _LABEL_GAP
+                    result[point.key] = (round(lx, 1), round(ly, 1), anchor)
+                    break
+            if point.key in result:
+                break
+    return result
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def ci_whisker(score: float, low: float | None, high: float | None) -> SafeString:

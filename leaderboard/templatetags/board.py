@@ -41,7 +41,9 @@ register.filter("heat", heat_class)
 
 
 @register.simple_tag(takes_context=True)
-def sort_header(context, label: str, key: str, *, descending: bool = False, num: bool = False):
+def sort_header(
+    context, label: str, key: str, *, descending: bool = False, num: bool = False, cls: str = ""
+):
     """A sortable column header: a link that sorts by ``key`` in its natural
     direction, or reverses the sort when it is already the current one.
 
@@ -62,7 +64,7 @@ def sort_header(context, label: str, key: str, *, descending: bool = False, num:
     arrow = {"ascending": " ▲", "descending": " ▼"}.get(aria, "")
     return format_html(
         '<th scope="col" class="{}"{}><a href="?{}">{}<span aria-hidden="true">{}</span></a></th>',
-        "num sortable" if num else "sortable",
+        " ".join(filter(None, ["num sortable" if num else "sortable", cls])),
         format_html(' aria-sort="{}"', aria) if aria else "",
         query.urlencode(),
         label,
@@ -77,3 +79,17 @@ def level_label(level: str) -> str:
 
 
 LEVELS = {"L1": "functional", "L2": "protocol", "L3": "code quality"}
+
+
+@register.simple_tag(takes_context=True)
+def format_url(context, fmt: str) -> str:
+    """This page's address with ``format=fmt``: a download that keeps the filters."""
+    query = context["request"].GET.copy()
+    query["format"] = fmt
+    return "?" + query.urlencode()
+
+
+@register.filter
+def usd_known(value: float | None, known: bool = True) -> str:
+    """A cost, or "unknown" when the release gave none (never "$0.00")."""
+    return formatting.usd(value) if known else "unknown"

@@ -12,9 +12,10 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 
 from leaderboard import queries
-from leaderboard.models import Model, Task
+from leaderboard.models import Attempt, Model, Task
+from leaderboard.render import download
 from leaderboard.render.board import board_row
-from leaderboard.render.svg import ChartPoint, score_cost_chart
+from leaderboard.render.svg import ChartPoint, pareto_frontier, score_cost_chart
 from leaderboard.render.ties import tie_cell
 
 # Sort keys in their natural direction (the one a first click gives). Every
@@ -73,6 +74,13 @@ def board(request, bench: str):
         .distinct()
     )
     reasons = queries.flag_reasons(models)
+    # Models whose released attempts report a cost; the others' cost is unknown.
+    costed = set(
+        Attempt.objects.filter(bench=bench, has_detail=True, cost_usd__gt=0)
+        .order_by()
+        .values_list("model_id", flat=True)
+        .distinct()
+    )
     disagreements = queries.disagreements_by_model(bench)
     # The stored tie gap is to the next model of the whole board: known only unfiltered.
     by_rank = sorted(models, key=SORTS["rank"])
@@ -83,6 +91,22 @@ def board(request, bench: str):
     )
     models, sort = sort_models(models, request.GET.get("sort", ""))
     ranks = Counter(m.rank for m in models)
+    fmt = download.wanted(request)
+    if fmt:
+        return download.table_response(
+            fmt,
+            name=f"{bench.slug}-leaderboard",
+            columns=["rank", "model", "display_name", "harness", "provider", "score",
+                     "ci_low", "ci_high", *(f"surface:{s}" for s in surfaces),
+                     "cost_usd", "flagged"],
+            rows=(
+                [m.rank, m.slug, m.display_name, m.harness, m.provider, m.score,
+                 m.ci_low, m.ci_high,
+                 *((m.by_surface.get(s) or {}).get("score") for s in surfaces),
+                 m.cost_usd if m.pk in costed else None, m.flagged]
+                for m in models
+            ),
+        )  # fmt: skip
     # Model pages differ only in their last segment: one reverse() for all rows.
     model_prefix = reverse("model", args=[bench.slug, "probe"]).removesuffix("probe/")
     rows = []
@@ -102,13 +126,17 @@ def board(request, bench: str):
                 href=f"{href}vs/{next_of[m.pk].slug}/" if m.pk in next_of else "",
                 percent=bench.is_pass_fail,
             ),
+            cost_known=m.pk in costed,
         )
         rows.append(BoardRow(model=m, href=href, disagrees=disagreements.get(m.pk), html=html))
+    # A model without cost data has no place on a cost axis, nor on its frontier.
+    plotted = [r for r in rows if r.model.pk in costed]
+    chart_points = [
+        ChartPoint(r.model.slug, r.model.display_name, r.model.cost_usd, r.model.score, r.href)
+        for r in plotted
+    ]
     chart = score_cost_chart(
-        [
-            ChartPoint(r.model.slug, r.model.display_name, r.model.cost_usd, r.model.score, r.href)
-            for r in rows
-        ],
+        chart_points,
         score_label="Pass rate" if bench.is_pass_fail else "Score",
         percent=bench.is_pass_fail,
     )
@@ -126,6 +154,8 @@ def board(request, bench: str):
             "harnesses": harnesses,
             "providers": providers,
             "chart": chart,
+            "frontier": pareto_frontier(chart_points),
+            "not_plotted": [r for r in rows if r.model.pk not in costed],
             "disagreeing": disagreeing,
             "disagreeing_attempts": sum(r.disagrees.attempts for r in disagreeing),
             "percent": bench.is_pass_fail,

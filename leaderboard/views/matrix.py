@@ -8,6 +8,7 @@ and ``page`` (task columns are paged, ``matrix_tasks_per_page`` at a time).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from django.shortcuts import render
 from leaderboard import queries
 from leaderboard.models import Model
 from leaderboard.queries import MatrixTask
+from leaderboard.render import download
 from leaderboard.render.matrix import MatrixRow, matrix_body
 
 
@@ -54,6 +56,15 @@ class SurfaceGroup:
     columns: list[MatrixTask]
 
 
+def surface_figures(by_surface: dict, surfaces: list[str]) -> dict:
+    """A model's mean task score over the given surfaces, weighted by their task
+    counts, with the tasks counted and (for pass rates) the tasks passed."""
+    entries = [by_surface[s] for s in surfaces if s in by_surface]
+    tasks = sum(e.get("tasks", 0) for e in entries)
+    total = sum(e.get("score", 0.0) * e.get("tasks", 0) for e in entries)
+    return {"score": total / tasks if tasks else 0.0, "tasks": tasks, "passed": round(total)}
+
+
 def _page_number(raw: str, pages: int) -> int:
     try:
         number = int(raw)
@@ -85,16 +96,38 @@ def matrix(request, bench: str):
 
     all_models = list(
         Model.objects.filter(bench=bench).values_list(
-            "pk", "slug", "display_name", "harness", "score", "rank", "passed", "tasks"
+            "pk",
+            "slug",
+            "display_name",
+            "harness",
+            "score",
+            "rank",
+            "passed",
+            "tasks",
+            "by_surface",
         )
     )
+    shown_surfaces = [s for s in surfaces if s in {t.surface for t in all_tasks}]
     rows = [
-        MatrixRow(*values)
+        MatrixRow(*values[:8])
         for values in all_models
         if (not harnesses or values[3] in harnesses)
         and (not model_slugs or values[1] in model_slugs)
     ]
-    rows.sort(key=sort.rows)
+    if shown_surfaces:
+        # Filtered to surfaces, the score column and the ranking are the
+        # models' scores on those surfaces (task-weighted), not overall.
+        by_surface = {values[0]: values[8] or {} for values in all_models}
+        rows = [
+            dataclasses.replace(r, **surface_figures(by_surface[r.pk], shown_surfaces))
+            for r in rows
+        ]
+        if sort_name == DEFAULT_SORT:
+            rows.sort(key=lambda r: (-r.score, r.rank, r.slug))
+        else:
+            rows.sort(key=sort.rows)
+    else:
+        rows.sort(key=sort.rows)
 
     per_page = settings.BENCHVIEW_LIMITS["matrix_tasks_per_page"]
     pages = max(1, math.ceil(len(tasks) / per_page))
@@ -102,6 +135,21 @@ def matrix(request, bench: str):
     columns = tasks[(page - 1) * per_page : page * per_page]
     model_filter = [r.pk for r in rows] if (harnesses or model_slugs) else None
     cells = queries.matrix_cells(bench, task_ids=[t.pk for t in columns], model_ids=model_filter)
+    fmt = download.wanted(request)
+    if fmt:
+        return download.table_response(
+            fmt,
+            name=f"{bench.slug}-matrix",
+            columns=["model", "task", "surface", "released", "score", "flags"],
+            rows=(
+                [r.slug, t.slug, t.surface, t.released,
+                 cell[queries.CELL_SCORE] if cell else None,
+                 " ".join(queries.cell_flags(cell)) if cell else "missing-attempt"]
+                for r in rows
+                for t in columns
+                for cell in [cells.get(r.pk, {}).get(t.pk)]
+            ),
+        )  # fmt: skip
     groups = [
         SurfaceGroup(surface, list(cols))
         for surface, cols in groupby(columns, key=lambda t: t.surface)
@@ -118,7 +166,8 @@ def matrix(request, bench: str):
             "percent": bench.is_pass_fail,
             "all_surfaces": sorted({t.surface for t in all_tasks}),
             "all_harnesses": sorted({values[3] for values in all_models}),
-            "all_models": sorted(all_models, key=lambda v: (v[5], v[1])),
+            "all_models": sorted((v[:6] for v in all_models), key=lambda v: (v[5], v[1])),
+            "shown_surfaces": shown_surfaces,
             "surfaces": surfaces,
             "harnesses": harnesses,
             "model_slugs": model_slugs,

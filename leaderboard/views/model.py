@@ -9,6 +9,7 @@ from django.shortcuts import render
 
 from leaderboard import queries
 from leaderboard.models import Attempt
+from leaderboard.render import download
 from leaderboard.render.svg import surface_bars
 
 
@@ -45,6 +46,19 @@ def model(request, bench: str, model: str):
         queries.model_attempts(entry, request.user), request.GET.get("sort", "")
     )
     percent = bench.is_pass_fail
+    fmt = download.wanted(request)
+    if fmt:
+        return download.table_response(
+            fmt,
+            name=f"{bench.slug}-{entry.slug}",
+            columns=["task", "surface", "score", "checks_passed", "checks_total",
+                     "mandatory_failed", "cost_usd", "duration_s", "flags"],
+            rows=(
+                [a.task.slug, a.task.surface, a.score, a.checks_passed, a.checks_total,
+                 a.mandatory_failed, a.cost_usd, a.duration_s, " ".join(a.flags)]
+                for a in attempts
+            ),
+        )  # fmt: skip
     bars = surface_bars(
         [
             (

@@ -10,7 +10,9 @@ from django.utils.safestring import SafeString, mark_safe
 
 from leaderboard import queries
 from leaderboard.models import Attempt
+from leaderboard.render import download
 from leaderboard.render.markdown import render_markdown
+from leaderboard.scoring import TOLERANCE
 from leaderboard.slugs import is_slug
 
 # One cell per check outcome: passed, failed, or absent (a missing verdict, or
@@ -50,7 +52,19 @@ def task(request, bench: str, task: str):
                 attempt_href=reverse("attempt", args=[bench.slug, a.model.slug, entry.slug]),
             )
         )
+    fmt = download.wanted(request)
+    if fmt:
+        return download.table_response(
+            fmt,
+            name=f"{bench.slug}-{entry.slug}",
+            columns=["model", "score", *names],
+            rows=(
+                [a.model.slug, a.score, *(results.get(a.pk, {}).get(n) for n in names)]
+                for a in attempts
+            ),
+        )
     comparable = [a.model for a in attempts if a.has_detail]
+    pair = default_pair([a for a in attempts if a.has_detail])
     return render(
         request,
         "leaderboard/task.html",
@@ -62,9 +76,23 @@ def task(request, bench: str, task: str):
             "rows": rows,
             "without_attempt": queries.models_without_attempt(entry),
             "comparable": comparable,
+            "pair_a": pair[0],
+            "pair_b": pair[1],
             "percent": bench.is_pass_fail,
         },
     )
+
+
+def default_pair(attempts: list[Attempt]) -> tuple[str | None, str | None]:
+    """The compare form's preselected models: the best attempt that passed and
+    the best that did not, where both exist; else the two best. Attempts
+    come best model first."""
+    passed = [a for a in attempts if a.score >= 1.0 - TOLERANCE]
+    failed = [a for a in attempts if a.score < 1.0 - TOLERANCE]
+    if passed and failed:
+        return passed[0].model.slug, failed[0].model.slug
+    slugs = [a.model.slug for a in attempts[:2]]
+    return (slugs + [None, None])[0], (slugs + [None, None])[1]
 
 
 def compare_pick(request, bench: str, task: str):
@@ -74,6 +102,7 @@ def compare_pick(request, bench: str, task: str):
     without an attempt, as it would for a pasted address.
     """
     a, b = request.GET.get("a", ""), request.GET.get("b", "")
-    if not (is_slug(a) and is_slug(b)):
+    # A model compared with itself shows nothing: back to the form.
+    if not (is_slug(a) and is_slug(b)) or a == b:
         return redirect(reverse("task", args=[bench, task]) + "#compare")
     return redirect("compare", bench=bench, task=task, model_a=a, model_b=b)

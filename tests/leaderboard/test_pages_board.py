@@ -184,15 +184,66 @@ def test_disagreeing_published_figures_are_noted_on_the_page(client, bench):
     assert "≠ published" in row
 
 
-def test_the_chart_draws_every_model_and_marks_the_pareto_frontier(client, bench):
+def costed_models(bench) -> list[Model]:
+    """Models with at least one released attempt that reports a cost."""
+    ids = Attempt.objects.filter(bench=bench, has_detail=True, cost_usd__gt=0).values("model_id")
+    return list(Model.objects.filter(bench=bench, pk__in=ids))
+
+
+def test_the_chart_draws_every_model_with_a_cost_and_marks_the_pareto_frontier(client, bench):
     html = client.get(reverse("bench", args=[bench.slug])).content.decode()
-    models = list(Model.objects.filter(bench=bench))
+    models = costed_models(bench)
+    assert 0 < len(models) < Model.objects.filter(bench=bench).count()
     assert html.count('<circle class="dot') == len(models)
     frontier = pareto_frontier(
         [ChartPoint(m.slug, m.display_name, m.cost_usd, m.score, "") for m in models]
     )
     assert html.count('<circle class="dot on-frontier"') == len(frontier)
-    assert '<polyline class="frontier"' in html
+    assert ('<polyline class="frontier"' in html) == (len(frontier) > 1)
+
+
+def test_a_model_without_cost_data_shows_unknown_and_stays_off_the_chart(client, bench):
+    html = client.get(reverse("bench", args=[bench.slug])).content.decode()
+    costed = {m.pk for m in costed_models(bench)}
+    uncosted = [m for m in Model.objects.filter(bench=bench) if m.pk not in costed]
+    assert uncosted
+    for model in uncosted:
+        row = html[html.index(f'<tr id="model-{model.slug}">') :]
+        row = row[: row.index("</tr>")]
+        assert ">unknown</td>" in row
+        assert "$0.00" not in row
+        # Not a dot on the chart: its name appears only in the "not plotted" note.
+        chart = html[
+            html.index('<svg class="chart score-cost"') : html.index(
+                "</svg>", html.index('<svg class="chart score-cost"')
+            )
+        ]
+        assert model.display_name not in chart
+    assert "Not plotted, cost unknown:" in html
+
+
+def test_frontier_labels_never_overlap_each_other_or_leave_the_plot():
+    from leaderboard.render import svg
+
+    # Ten models crowded into one corner: labels must move or be left out.
+    points = [
+        ChartPoint(f"m{i}", f"Model with a long name {i}", 1.0 + i * 0.05, 0.1 + i * 0.08, "")
+        for i in range(10)
+    ]
+    html = svg.score_cost_chart(points)
+    labels = re.findall(
+        r'<text class="dot-label" x="([\d.]+)" y="([\d.]+)" text-anchor="(\w+)"[^>]*>([^<]+)<', html
+    )
+    assert labels
+    boxes = []
+    for x, y, anchor, text in labels:
+        x, y, width = float(x), float(y), svg._CHAR_W * len(text)
+        left = x if anchor == "start" else x - width
+        boxes.append((left, y - svg._LABEL_H + 3, left + width, y + 3))
+    for i, a in enumerate(boxes):
+        assert a[0] >= svg._LEFT and a[2] <= svg._W
+        for b in boxes[i + 1 :]:
+            assert not svg._overlap(a, b)
 
 
 def test_pareto_frontier_keeps_models_no_other_beats_on_cost_and_score():
@@ -212,11 +263,12 @@ def test_leaderboard_query_count_does_not_grow_with_models_or_tasks(
 ):
     url = reverse("bench", args=[bench.slug])
     # 1 bench, 2 models, 3 harness/provider facets, 4 surfaces, 5 flag reasons
-    # (grouped attempts), 6 model-level disagreements, 7 attempt disagreements
-    with django_assert_num_queries(7):
+    # (grouped attempts), 6 models with a known cost, 7 model-level
+    # disagreements, 8 attempt disagreements
+    with django_assert_num_queries(8):
         client.get(url, {"sort": "-surface:crm"})
     grow(bench, models=4, tasks=6)
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         response = client.get(url, {"sort": "-surface:crm"})
     assert len(board_rows(response.content.decode())) == 9
 

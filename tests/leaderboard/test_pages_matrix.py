@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 MODEL_ROW = re.compile(r'<th scope="row" class="m-name"><a href="/[^/]+/models/([^/]+)/">')
 TASK_HEAD = re.compile(
-    r'<th scope="col" class="t-head[^"]*"[^>]*>(?:<a href="[^"]+">|<span>)([^<]+)<'
+    r'<th scope="col" class="t-head[^"]*"[^>]*>(?:<a href="[^"]+"[^>]*>|<span[^>]*>)([^<]+)<'
 )
 
 
@@ -58,7 +58,7 @@ def test_released_cells_link_to_their_attempt_and_unreleased_ones_are_marked_unl
     released = Attempt.objects.filter(bench=bench, has_detail=True).select_related("model", "task")
     for attempt in released:
         url = reverse("attempt", args=[bench.slug, attempt.model.slug, attempt.task.slug])
-        assert f'<a href="{url}">{round(attempt.score * 100)}</a>' in html
+        assert re.search(rf'<a href="{url}" [^>]*>{round(attempt.score * 100)}</a>', html)
     assert html.count("/attempts/") == released.count()
     unreleased = Attempt.objects.filter(bench=bench, task__batch__isnull=True).count()
     assert len(re.findall(r'<td class="heat-\d+[^"]* unreleased"', html)) == unreleased
@@ -79,9 +79,13 @@ def test_cells_carry_their_score_and_flags_and_missing_cells_say_so(client, benc
     )
     assert flagged.flags == ["missing-verdict"]
     model, task = re.escape(flagged.model.slug), re.escape(flagged.task.slug)
+    # The link's title and accessible name say model, task, score and flags.
+    label = re.escape(
+        f"{flagged.model.display_name} on {flagged.task.title}: 0 (0.000 · missing-verdict)"
+    )
     assert re.search(
-        r'<td class="heat-0 flagged" title="0.000 · missing-verdict">'
-        rf'<a href="[^"]*/{model}/{task}/">0</a>',
+        rf'<td class="heat-0 flagged"><a href="[^"]*/{model}/{task}/" '
+        rf'title="{label}" aria-label="{label}">0</a>',
         html,
     )
     # The small release has public tasks where a model has no attempt at all.
@@ -142,6 +146,33 @@ def test_sort_orders_rows_or_columns_and_ignores_unknown_values(client, bench):
         Task.objects.filter(bench=bench, surface="payments").values_list("slug", flat=True)
     )
     assert rows(matrix(client, bench, sort="bogus")) == rows(matrix(client, bench))
+
+
+def test_a_surface_filter_ranks_rows_by_that_surface_and_says_so(client, bench):
+    html = matrix(client, bench, surface="payments")
+    expected = sorted(
+        Model.objects.filter(bench=bench),
+        key=lambda m: (-m.by_surface["payments"]["score"], m.rank, m.slug),
+    )
+    assert rows(html) == [m.slug for m in expected]
+    assert "Rows are ranked by the models' score on payments" in html
+    top = expected[0].by_surface["payments"]["score"]
+    assert f'<td class="m-score num">{top:.3f}</td>' in html
+    # Unfiltered, the overall score ranks them again.
+    assert "Rows are ranked by" not in matrix(client, bench)
+
+
+def test_the_model_picker_is_a_list_of_checkboxes_keeping_the_chosen_ones(client, bench):
+    chosen = list(
+        Model.objects.filter(bench=bench).order_by("slug").values_list("slug", flat=True)[:2]
+    )
+    html = matrix(client, bench, model=chosen)
+    boxes = re.findall(r'<input type="checkbox" name="model" value="([^"]+)"( checked)?>', html)
+    assert sorted(slug for slug, _ in boxes) == sorted(
+        Model.objects.filter(bench=bench).values_list("slug", flat=True)
+    )
+    assert sorted(slug for slug, checked in boxes if checked) == chosen
+    assert "Models (2 chosen)" in html
 
 
 def test_task_columns_are_paged_by_the_configured_page_size(client, bench, settings):

@@ -7,9 +7,11 @@ import re
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils.html import escape
 
 from leaderboard.models import CheckResult
 from leaderboard.services import batch_publish
+from trajectories.analysis_pages import command_of, tool_family
 from trajectories.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -37,15 +39,56 @@ def test_both_pages_have_one_h1_a_body_class_breadcrumbs_and_a_json_twin(client,
 def test_tool_failures_list_every_tool_with_its_calls_and_failures(client, imported):
     html = _page(client, f"/{imported.slug}/analysis/tool-failures/")
     calls = Event.objects.filter(type="tool_call")
-    tool = calls.filter(ok=False).values_list("tool", flat=True).first()
+    raw = calls.filter(ok=False).values_list("tool", flat=True).first()
+    family = tool_family(raw)
+    # Every raw name of the family (Bash, bash, shell → bash) is one row.
+    names = sorted({t for t in calls.values_list("tool", flat=True) if tool_family(t) == family})
+    listed = "".join(f"<code>{n}</code>, " for n in names)[: -len(", ")]
     row = re.search(
-        rf"<code>{re.escape(tool)}</code></a></th>\s*<td class=\"num\">(\d+)</td>\s*"
-        r"<td class=\"num\">(\d+)</td>",
+        rf"<code>{re.escape(family)}</code></a></th>\s*<td>{re.escape(listed)}</td>\s*"
+        r"<td class=\"num\">(\d+)</td>\s*<td class=\"num\">(\d+)</td>",
         html,
     )
     assert row is not None
-    assert int(row.group(1)) == calls.filter(tool=tool).count()
-    assert int(row.group(2)) == calls.filter(tool=tool, ok=False).count()
+    assert int(row.group(1)) == calls.filter(tool__in=names).count()
+    assert int(row.group(2)) == calls.filter(tool__in=names, ok=False).count()
+
+
+def test_harness_names_of_one_tool_fold_into_one_row():
+    assert {tool_family(n) for n in ("Bash", "bash", "shell")} == {"bash"}
+    assert tool_family("WebFetch") == tool_family("webfetch") == "webfetch"
+    assert tool_family("apply_patch") == "apply_patch"
+
+
+def test_failed_calls_show_their_command_are_paged_and_summarised(client, imported, settings):
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "analysis_max_rows": 5}
+    failed = Event.objects.filter(type="tool_call", ok=False, tool__in=["Bash", "bash", "shell"])
+    total = failed.count()
+    assert total > 5
+    url = f"/{imported.slug}/analysis/tool-failures/"
+    html = _page(client, url + "?tool=bash")
+    assert f"Calls 1–5 of {total}." in html
+    assert 'rel="next"' in html
+    last = -(-total // 5)
+    html_last = _page(client, url + f"?tool=bash&page={last}")
+    assert f"of {total}." in html_last and 'rel="next"' not in html_last
+    # The command beside the call: the first page's first call, as its input says.
+    first = failed.order_by("attempt__model__slug", "attempt__task__slug", "index", "pk").first()
+    command = command_of(first.doc["input"])
+    assert f'<td class="output-preview"><code>{escape(command)}</code></td>' in html
+    # Summaries: by model and by exit code, adding up to the total.
+    by_exit = re.search(r"<caption>By exit code</caption>.*?</table>", html, re.S).group(0)
+    assert sum(int(n) for n in re.findall(r'<td class="num">(\d+)</td>', by_exit)) == total
+
+
+def test_the_protocol_page_groups_failures_by_check(client, imported):
+    html = _page(client, f"/{imported.slug}/analysis/protocol/")
+    failed = CheckResult.objects.filter(level="L2", passed=False)
+    name = failed.values_list("name", flat=True).first()
+    row = re.search(rf"<code>{re.escape(name)}</code></a></th><td class=\"num\">(\d+)</td>", html)
+    assert int(row.group(1)) == failed.filter(name=name).count()
+    only = _page(client, f"/{imported.slug}/analysis/protocol/?check={name}")
+    assert f"Failures of <code>{name}</code>" in only
 
 
 def test_picking_a_tool_links_each_failed_call_to_its_event(client, imported):

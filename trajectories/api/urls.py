@@ -4,7 +4,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import SimpleRouter
 
-from trajectories.api import errors, search, views
+from trajectories.api import errors, root, search, views
 
 router = SimpleRouter()
 router.register("benches", views.BenchViewSet, basename="api-bench")
@@ -16,6 +16,7 @@ router.register("events", views.EventViewSet, basename="api-event")
 router.register("requests", views.VendorRequestViewSet, basename="api-request")
 
 urlpatterns = [
+    path("", root.APIRootView.as_view(), name="api-root"),
     *router.urls,
     path(
         "analysis/tool-failures/",

@@ -2,9 +2,11 @@
 
 from django.urls import path
 
-from trajectories.mirror import views
+from trajectories.mirror import index, views
 
 urlpatterns = [
+    path("", index.root, name="data-root"),
+    path("<rslug:bench>/", index.bench, name="data-bench"),
     path("<rslug:bench>/manifest.json", views.manifest, name="mirror-manifest"),
     path("<rslug:bench>/leaderboard.json", views.leaderboard, name="mirror-leaderboard"),
     path("<rslug:bench>/matrix.json", views.matrix, name="mirror-matrix"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -9,7 +10,8 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from leaderboard.models import Bench
-from trajectories import analysis
+from leaderboard.render import download
+from trajectories import analysis, analysis_pages
 
 
 def _scope(request, bench_slug: str):
@@ -32,15 +34,72 @@ def _api_url(name: str, bench: Bench, used: dict) -> str:
     return f"{reverse(name)}?{urlencode(params)}"
 
 
+def _page(request, total: int, per_page: int) -> tuple[int, int]:
+    """(page number, page count) from ?page=, clamped to the pages there are."""
+    pages = max(1, math.ceil(total / per_page))
+    try:
+        page = int(request.GET.get("page", "1"))
+    except ValueError:
+        page = 1
+    return min(max(page, 1), pages), pages
+
+
 def tool_failures(request, bench):
     bench, used, attempts, context = _scope(request, bench)
     found = analysis.tool_failures(attempts)
-    tool = used.get("tool")
+    families = analysis_pages.tool_families(found)
+    tool = analysis_pages.tool_family(used["tool"]) if used.get("tool") else None
+    family = next((f for f in families if f.tool == tool), None)
+    limit = settings.BENCHVIEW_LIMITS["analysis_max_rows"]
+    calls = summary = None
+    page = pages = total = 0
+    if family is not None:
+        failed = analysis_pages.failed_calls_of(attempts, family.raw)
+        total = failed.count()
+        page, pages = _page(request, total, limit)
+        calls = analysis_pages.failed_calls_page(failed, offset=(page - 1) * limit, limit=limit)
+        summary = analysis_pages.failed_summary(failed)
+    fmt = download.wanted(request)
+    if fmt and calls is not None:
+        return download.table_response(
+            fmt,
+            name=f"{bench.slug}-failed-{tool}",
+            columns=["model", "task", "event", "tool", "exit_code", "command", "output"],
+            rows=(
+                [
+                    e.attempt.model.slug,
+                    e.attempt.task.slug,
+                    e.index,
+                    e.tool,
+                    e.exit_code,
+                    e.command,
+                    (e.output or "")[:500],
+                ]
+                for e in calls
+            ),
+        )
+    if fmt:
+        return download.table_response(
+            fmt,
+            name=f"{bench.slug}-tool-failures",
+            columns=["tool", "raw_names", "calls", "failed", "failure_rate"],
+            rows=(
+                [f.tool, " ".join(f.raw), f.calls, f.failed, round(f.failure_rate, 6)]
+                for f in families
+            ),
+        )
     context.update(
         found=found,
+        families=families,
         tool=tool,
-        failed_calls=analysis.failed_calls(attempts, tool) if tool else None,
-        limit=settings.BENCHVIEW_LIMITS["analysis_max_rows"],
+        family=family,
+        failed_calls=calls,
+        summary=summary,
+        failed_total=total,
+        page=page,
+        pages=pages,
+        first_row=(page - 1) * limit + 1,
+        last_row=(page - 1) * limit + len(calls or []),
         base_query=urlencode({k: v for k, v in used.items() if k != "tool"}),
         api_url=_api_url("api-analysis-tool-failures", bench, used),
     )
@@ -49,8 +108,33 @@ def tool_failures(request, bench):
 
 def protocol(request, bench):
     bench, used, attempts, context = _scope(request, bench)
+    found = analysis.protocol_failures(attempts)
+    check = request.GET.get("check", "")
+    rows = [r for r in found.rows if r.name == check] if check else found.rows
+    fmt = download.wanted(request)
+    if fmt:
+        return download.table_response(
+            fmt,
+            name=f"{bench.slug}-protocol-failures",
+            columns=["model", "task", "check", "mandatory", "detail", "requests"],
+            rows=(
+                [
+                    r.attempt.model.slug,
+                    r.attempt.task.slug,
+                    r.name,
+                    r.mandatory,
+                    r.detail,
+                    " ".join(v.ref for v in r.vendor_requests.all()),
+                ]
+                for r in rows
+            ),
+        )
     context.update(
-        found=analysis.protocol_failures(attempts),
+        found=found,
+        rows=rows,
+        check=check,
+        by_check=analysis_pages.protocol_by_check(attempts),
+        base_query=urlencode(used),
         api_url=_api_url("api-analysis-protocol", bench, used),
     )
     return render(request, "trajectories/analysis_protocol.html", context)

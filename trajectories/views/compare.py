@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.shortcuts import render
+from dataclasses import dataclass
 
-from leaderboard import jsonsafe
+from django.conf import settings
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from leaderboard import formatting, jsonsafe
 from trajectories import comparison, queries
 from trajectories.render.diff import compare_texts, parse_patch
 from trajectories.render.text import cut, visible
@@ -15,6 +18,9 @@ STEP_CHARS = 160
 
 
 def compare(request, bench: str, task: str, model_a: str, model_b: str):
+    if model_a == model_b:
+        # Nothing to compare: back to the task page's form to pick another.
+        return redirect(reverse("task", args=[bench, task]) + "#compare")
     found = queries.task_for_page(request.user, bench=bench, task=task)
     a, b = queries.attempt_pair(request.user, task=found, model_a=model_a, model_b=model_b)
     limits = settings.BENCHVIEW_LIMITS
@@ -54,19 +60,22 @@ def compare(request, bench: str, task: str, model_a: str, model_b: str):
             ),
             "patch_too_large": None in (patch_a, patch_b)
             and (ea.patch is not None or eb.patch is not None),
-            "by_type": comparison.counter_rows(ea.events_by_type, eb.events_by_type),
-            "by_tool": comparison.counter_rows(ea.tool_calls_by_tool, eb.tool_calls_by_tool),
-            "failed_by_tool": comparison.counter_rows(
-                ea.failed_tool_calls_by_tool, eb.failed_tool_calls_by_tool
+            "by_type": shown(comparison.counter_rows(ea.events_by_type, eb.events_by_type)),
+            "by_tool": shown(comparison.counter_rows(ea.tool_calls_by_tool, eb.tool_calls_by_tool)),
+            "failed_by_tool": shown(
+                comparison.counter_rows(ea.failed_tool_calls_by_tool, eb.failed_tool_calls_by_tool)
             ),
-            "totals": [
-                comparison.StatRow("events", ea.events_total, eb.events_total),
-                comparison.StatRow("vendor requests", ea.requests_total, eb.requests_total),
-                comparison.StatRow("input tokens", a.input_tokens, b.input_tokens),
-                comparison.StatRow("output tokens", a.output_tokens, b.output_tokens),
-                comparison.StatRow("cost (USD)", a.cost_usd, b.cost_usd),
-                comparison.StatRow("duration (s)", a.duration_s, b.duration_s),
-            ],
+            "totals": shown(
+                [
+                    comparison.StatRow("events", ea.events_total, eb.events_total),
+                    comparison.StatRow("vendor requests", ea.requests_total, eb.requests_total),
+                    comparison.StatRow("input tokens", a.input_tokens, b.input_tokens),
+                    comparison.StatRow("output tokens", a.output_tokens, b.output_tokens),
+                    comparison.StatRow("cost", a.cost_usd, b.cost_usd),
+                    comparison.StatRow("duration", a.duration_s, b.duration_s),
+                ],
+                formats={"cost": formatting.usd, "duration": formatting.duration},
+            ),
             "endpoints": comparison.endpoint_rows(endpoints[a.pk], endpoints[b.pk]),
             "alignment": alignment,
             "matched": sum(1 for i, j in pairs if i is not None and j is not None),
@@ -76,6 +85,27 @@ def compare(request, bench: str, task: str, model_a: str, model_b: str):
             "others": queries.other_models(found),
         },
     )
+
+
+@dataclass(frozen=True)
+class ShownStat:
+    label: str
+    a: str
+    b: str
+    differs: bool
+
+
+def shown(rows, *, formats: dict | None = None) -> list[ShownStat]:
+    """Rows in the site's number formats ($4.34, 131,272, 8m 30s). A row is
+    marked as differing only when what it shows differs: two costs that
+    round to the same cent are not a difference a reader can see."""
+    formats = formats or {}
+    out = []
+    for row in rows:
+        fmt = formats.get(row.label, formatting.count)
+        a, b = fmt(row.a), fmt(row.b)
+        out.append(ShownStat(row.label, a, b, a != b))
+    return out
 
 
 def _patch_text(attempt, limits) -> str | None:

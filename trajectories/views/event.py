@@ -16,6 +16,9 @@ def event(request, bench: str, model: str, task: str, index: int):
     result = document.get("result") if isinstance(document.get("result"), dict) else None
     text = document.get("text")
     other = {k: v for k, v in document.items() if k not in ("text", "input", "result")}
+    # Events are numbered 0..events_total-1 (release format), so the
+    # neighbours need no query.
+    total = found.evidence.events_total
     return render(
         request,
         "trajectories/event.html",
@@ -25,6 +28,9 @@ def event(request, bench: str, model: str, task: str, index: int):
             "model": found.model,
             "task": found.task,
             "event": row,
+            "previous": index - 1 if index > 0 else None,
+            "next": index + 1 if index + 1 < total else None,
+            "events_total": total,
             "text": visible(text) if isinstance(text, str) else None,
             "input": visible(pretty(document["input"])) if "input" in document else None,
             "result": result,
