@@ -6,6 +6,7 @@ Production-only behaviour is switched on by explicit variables, never by
 serves a working site.
 """
 
+import ipaddress
 import os
 from pathlib import Path
 
@@ -45,8 +46,17 @@ def envlist(name: str, default: list[str]) -> list[str]:
 
 
 DEBUG = envbool("DEBUG", True)
-# The default key only suits local demos; production sets SECRET_KEY.
-SECRET_KEY = os.environ.get("SECRET_KEY") or "benchview-insecure-demo-key-change-me"
+# The built-in key only suits local development: with DEBUG off there is no
+# default, so a production site missing its key refuses to start instead of
+# signing sessions with a key anyone can read here.
+SECRET_KEY = os.environ.get("SECRET_KEY") or ""
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set and DEBUG is false: set SECRET_KEY (make serve generates "
+            "one into var/secret-key), or set DEBUG=true for local development"
+        )
+    SECRET_KEY = "benchview-insecure-demo-key-change-me"
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 
 INSTALLED_APPS = [
@@ -60,6 +70,8 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_tasks",
+    "django_tasks_db",
     "leaderboard",
     "trajectories",
     "ingest",
@@ -108,6 +120,25 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;"}
     )
 
+# A running import's progress goes through a connection of its own so its page
+# sees it before the import commits (ingest/routers.py): on PostgreSQL a second
+# connection to the same database, on SQLite a side file, since SQLite lets no
+# second connection write while an import holds the write lock.
+_progress = {**DATABASES["default"], "OPTIONS": dict(DATABASES["default"].get("OPTIONS", {}))}
+if _progress["ENGINE"] == "django.db.backends.sqlite3":
+    _progress["NAME"] = f"{DATABASES['default']['NAME']}-progress"
+    # Tests may point the main test database at a file (workers in subprocesses).
+    _test_name = DATABASES["default"].get("TEST", {}).get("NAME")
+    _progress["TEST"] = {"NAME": f"{_test_name}-progress" if _test_name else None}
+else:
+    _progress["TEST"] = {"MIRROR": "default"}
+DATABASES["progress"] = _progress
+DATABASE_ROUTERS = ["ingest.routers.ProgressRouter"]
+
+# Admin imports run as background jobs on Django's tasks API; the queue is a
+# table of the database (django-tasks-db), worked by `manage.py db_worker`.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en-us"
@@ -138,16 +169,56 @@ SESSION_COOKIE_SECURE = SECURE_SSL_REDIRECT
 CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT
 if SECURE_SSL_REDIRECT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_HSTS_SECONDS = envint("BENCHVIEW_HSTS_SECONDS", 3600)
+    # A year, as browsers' preload lists ask; preloading itself stays an
+    # explicit choice (README, Configuration), the one `check --deploy` reports.
+    SECURE_HSTS_SECONDS = envint("BENCHVIEW_HSTS_SECONDS", 365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("BENCHVIEW_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = envbool("BENCHVIEW_HSTS_PRELOAD", False)
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
+# Reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For
+# the API's rate limit believes; from anyone else the header is ignored.
+BENCHVIEW_TRUSTED_PROXIES = envlist("BENCHVIEW_TRUSTED_PROXIES", [])
+for _proxy in BENCHVIEW_TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"BENCHVIEW_TRUSTED_PROXIES: {_proxy!r} is not an address or network"
+        ) from None
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 
+# "default" is each worker's own memory (built mirror documents: a copy per
+# worker is fine). "shared" is one store every worker and machine sees, for
+# counts that must add up across them (the API rate limit): Redis when
+# BENCHVIEW_REDIS_URL is set (needs the redis package); else the database
+# cache on PostgreSQL (its table is made by migrate); else, on SQLite, a
+# folder, since SQLite means one machine and the database cache would wait
+# on an import holding SQLite's only write lock.
+REDIS_URL = os.environ.get("BENCHVIEW_REDIS_URL") or ""
+SHARED_CACHE_MAX_ENTRIES = envint("BENCHVIEW_SHARED_CACHE_MAX_ENTRIES", 5000)
+if REDIS_URL:
+    SHARED_CACHE = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    SHARED_CACHE = {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.environ.get("BENCHVIEW_CACHE_DIR") or str(BASE_DIR / "var" / "cache"),
+    }
+else:
+    SHARED_CACHE = {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "benchview_shared_cache",
+    }
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "benchview",
-    }
+    },
+    "shared": {
+        **SHARED_CACHE,
+        "KEY_PREFIX": "benchview",
+        "OPTIONS": {"MAX_ENTRIES": SHARED_CACHE_MAX_ENTRIES} if not REDIS_URL else {},
+    },
 }
 
 # ---------------------------------------------------------------------------
@@ -161,6 +232,12 @@ BENCHVIEW_LIMITS = {
     "upload_max_bytes": envint("BENCHVIEW_UPLOAD_MAX_BYTES", 512 * 1024**2),  # admin upload
     # Blobs (patches, transcripts, tickets) above this size go to file storage.
     "blob_db_max_bytes": envint("BENCHVIEW_BLOB_DB_MAX_BYTES", 4 * 1024**2),
+    # Release documents (ingest.jsondoc, ingest.schema_base): nesting depth of a
+    # JSON file (orjson, which writes events and requests, stops at 255); the
+    # magnitude of every number the format types (scores, costs, durations):
+    # ten thousand attempts at the bound still sum to a finite figure.
+    "json_max_depth": envint("BENCHVIEW_JSON_MAX_DEPTH", 100),
+    "number_max_abs": envint("BENCHVIEW_NUMBER_MAX_ABS", 10**12),
     # Bulk inserts.
     "bulk_batch_size": envint("BENCHVIEW_BULK_BATCH_SIZE", 2000),
     # Pages.
@@ -188,10 +265,15 @@ BENCHVIEW_LIMITS = {
     "mirror_stream_chunk_bytes": envint("BENCHVIEW_MIRROR_STREAM_CHUNK_BYTES", 256 * 1024),
     # Analysis pages: rows per table.
     "analysis_max_rows": envint("BENCHVIEW_ANALYSIS_MAX_ROWS", 500),
-    # Admin import: staged uploads older than this are swept; an import lock
-    # older than this is taken to be left over from a crashed import.
+    # Admin import: staged uploads older than this are swept.
     "upload_stale_s": envint("BENCHVIEW_UPLOAD_STALE_S", 24 * 3600),
-    "import_lock_stale_s": envint("BENCHVIEW_IMPORT_LOCK_STALE_S", 6 * 3600),
+    # Import jobs: how often a running job writes its progress and heartbeat,
+    # how long without one before it counts as dead (its worker was killed),
+    # how often its page asks for news, and how many jobs the history lists.
+    "job_beat_s": envint("BENCHVIEW_JOB_BEAT_S", 1),
+    "job_lease_s": envint("BENCHVIEW_JOB_LEASE_S", 120),
+    "job_poll_ms": envint("BENCHVIEW_JOB_POLL_MS", 1000),
+    "job_history_max": envint("BENCHVIEW_JOB_HISTORY_MAX", 100),
     # Raw transcripts: fidelity differences and unmapped lines kept per attempt
     # (the counts are always exact); unmapped lines listed on the attempt page;
     # bytes per piece of the streamed transcript page.
@@ -205,6 +287,8 @@ BENCHVIEW_LIMITS = {
 
 # Where the admin may pick a release on the server; nothing outside it.
 BENCHVIEW_IMPORT_DIR = Path(os.environ.get("BENCHVIEW_IMPORT_DIR") or BASE_DIR / "imports")
+# SQLite only: the import lock's file (ingest.locks); PostgreSQL uses an advisory lock.
+BENCHVIEW_LOCK_DIR = Path(os.environ.get("BENCHVIEW_LOCK_DIR") or BASE_DIR / "var" / "locks")
 # Admin uploads stream here (private, never served) between preview and apply.
 BENCHVIEW_UPLOAD_DIR = Path(os.environ.get("BENCHVIEW_UPLOAD_DIR") or BASE_DIR / "var" / "uploads")
 # Release archives bypass these (ingest.admin.uploads streams them to disk under
@@ -231,7 +315,8 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": BENCHVIEW_LIMITS["api_page_size"],
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"],
+    # Counted per client address in the "shared" cache (trajectories/api/throttling.py).
+    "DEFAULT_THROTTLE_CLASSES": ["trajectories.api.throttling.SharedAnonRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"anon": os.environ.get("BENCHVIEW_API_ANON_RATE") or "600/minute"},
     # One error shape for every API error (trajectories/api/errors.py).
     "EXCEPTION_HANDLER": "trajectories.api.errors.exception_handler",

@@ -65,7 +65,7 @@ def attempt_write(
         model=model,
         task=task,
         has_detail=True,
-        score=score_verdict(scoring_rule, outcomes),
+        score=score_verdict(scoring_rule, outcomes, verdict),
         published_score=summary["score"],
         flags=flags,
         harness=summary["harness"],

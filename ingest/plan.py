@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pydantic import ValidationError
 
 from ingest import event_schema, schema
+from ingest.jsondoc import JSONProblem
+from ingest.progress import Phase, Progress, ProgressCallback
 from ingest.reader import ReleaseSource
 from ingest.schema_base import errors_of
 from ingest.scrub import Scrubber
@@ -214,8 +215,8 @@ class _Checker:
         data = self.source.read(name)
         try:
             return schema.parse_json(data), data
-        except ValueError as exc:
-            self.problem(name, "", str(exc))
+        except JSONProblem as exc:
+            self.problem(name, exc.path, str(exc))
             return None
 
     def validate(self, name: str, model: type[schema.Doc], raw: Any, prefix=()) -> Any:
@@ -246,7 +247,7 @@ class PlanSink(Protocol):
 def build_plan(
     source: ReleaseSource,
     *,
-    progress: Callable[[str], None] | None = None,
+    progress: ProgressCallback | None = None,
     sink: PlanSink | None = None,
     scrub: bool = False,
 ) -> ImportPlan:
@@ -258,6 +259,8 @@ def build_plan(
     """
     plan = ImportPlan(source_name=source.name, source_sha256=source.sha256, scrub=scrub)
     check = _Checker(source, plan)
+    if progress:
+        progress(Progress(Phase.READING))
     docs = {}
     for name, model in (
         ("manifest.json", schema.ManifestDoc),
@@ -332,18 +335,23 @@ def _plan_attempts(check, plan, folders, existing, sink, progress) -> None:
     writing = sink is not None and plan.ok
     if writing:
         sink.begin(plan, folders)
-    verb = "imported" if writing else "checked"
+    events = 0
     for number, (model_id, task_id) in enumerate(folders, start=1):
         planned = _plan_attempt(check, plan.manifest, model_id, task_id, existing)
         if planned is not None:
             attempt, docs = planned
             plan.attempts.append(attempt)
             plan.attempt_changes.add(attempt.status, f"{model_id}/{task_id}")
+            events += attempt.events
             if writing and plan.ok:
                 sink.attempt(plan, attempt, docs)
-        if progress and (number % 25 == 0 or number == len(folders)):
-            progress(f"{verb} {number}/{len(folders)} attempts")
+        if progress:
+            # Once a problem stops the writing, what is left is only checked.
+            phase = Phase.WRITING if writing and plan.ok else Phase.CHECKING
+            progress(Progress(phase, number, len(folders), events))
     if writing and plan.ok:
+        if progress:
+            progress(Progress(Phase.RECOMPUTING, len(folders), len(folders), events))
         sink.finish(plan)
 
 
@@ -477,7 +485,9 @@ def _plan_attempt(
     attempt.events = len(docs.trajectory["events"])
     attempt.requests = sum(len(v) for v in (docs.vendor_log or {}).get("vendors", {}).values())
     attempt.published_score = docs.summary["score"]
-    attempt.recomputed_score = score_verdict(manifest.scoring_rule, verdict_outcomes(docs.verdict))
+    attempt.recomputed_score = score_verdict(
+        manifest.scoring_rule, verdict_outcomes(docs.verdict), docs.verdict
+    )
     reading = docs.transcript
     if reading is not None:
         attempt.transcript_status, attempt.transcript_format = reading.status, reading.format
@@ -509,8 +519,8 @@ def validate_attempt_files(
         if filename.endswith(".json"):
             try:
                 loaded[filename] = schema.parse_json(data)
-            except ValueError as exc:
-                check.problem(folder + filename, "", str(exc))
+            except JSONProblem as exc:
+                check.problem(folder + filename, exc.path, str(exc))
         else:
             try:
                 data.decode("utf-8")

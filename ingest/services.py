@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import reset_queries, transaction
@@ -17,12 +16,13 @@ from ingest.plan import (
     model_signature,
     task_signature,
 )
+from ingest.progress import ProgressCallback
 from ingest.reader import ReleaseSource
 from ingest.scrub import Scrubber
 from leaderboard import jsonsafe
 from leaderboard.models import Attempt, Batch, Bench, Check, Model, Task
 from leaderboard.services import bench_recompute
-from trajectories.services import blobs_collect
+from trajectories.services import blob_files_sweep, blobs_collect
 
 
 class ImportRefused(Exception):
@@ -48,7 +48,7 @@ def release_import(
     staged: bool = False,
     expected_sha256: str | None = None,
     scrub: bool = False,
-    progress: Callable[[str], None] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> ImportResult:
     """Check ``source`` and write it, in one pass and one transaction.
 
@@ -63,11 +63,18 @@ def release_import(
     if expected_sha256 is not None and source.sha256 != expected_sha256:
         raise ImportRefused("the release changed since it was previewed; preview it again")
     writer = _Writer(staged=staged)
-    with transaction.atomic():
-        plan = build_plan(source, progress=progress, sink=writer, scrub=scrub)
-        if not plan.ok:
-            transaction.set_rollback(True)
-            raise ImportRefused(f"{len(plan.problems)} problem(s); nothing was written", plan)
+    # Large blobs are files written during the transaction: remove those a
+    # killed import left, and those of this one if it does not commit.
+    blob_files_sweep()
+    try:
+        with transaction.atomic():
+            plan = build_plan(source, progress=progress, sink=writer, scrub=scrub)
+            if not plan.ok:
+                transaction.set_rollback(True)
+                raise ImportRefused(f"{len(plan.problems)} problem(s)", plan)
+    except BaseException:
+        blob_files_sweep()
+        raise
     return ImportResult(
         bench=writer.bench,
         plan=plan,
@@ -257,8 +264,11 @@ def _write_tasks(plan: ImportPlan, bench: Bench, batches: dict[int, Batch]) -> d
         ticket = _ticket(plan, doc) if doc else ""
         batch_number, batch_position = in_batch.get(slug, (None, None))
         values = {
-            "title": doc.task.title if doc else entry.title,
-            "surface": doc.task.surface if doc else entry.surface,
+            # Public: the matrix's title and surface. Detail: the task file's.
+            "title": entry.title,
+            "surface": entry.surface,
+            "file_title": doc.task.title if doc else "",
+            "file_surface": doc.task.surface if doc else "",
             "vendors": doc.task.vendors if doc else [],
             "position": position,
             "batch": batches[batch_number] if batch_number is not None else None,

@@ -18,10 +18,58 @@ from tests import transcript_format
 SMALL = {"models": 5, "tasks": 14, "released": 6, "seed": 7}
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, request):
+    """Tests marked ``worker`` run ``manage.py db_worker`` in a subprocess, which must
+    reach the test database: on SQLite that means a file instead of memory (only
+    when such a test is collected, so other runs keep the faster in-memory one)."""
+    from django.conf import settings
+
+    wants_worker = any(item.get_closest_marker("worker") for item in request.session.items)
+    main = settings.DATABASES["default"]
+    if wants_worker and main["ENGINE"] == "django.db.backends.sqlite3":
+        folder = request.getfixturevalue("tmp_path_factory").mktemp("worker-db")
+        main.setdefault("TEST", {})["NAME"] = str(folder / "test.sqlite3")
+        settings.DATABASES["progress"]["TEST"]["NAME"] = str(folder / "test.sqlite3-progress")
+
+
 @pytest.fixture(autouse=True)
 def _media_in_tmp(settings, tmp_path):
     # Large blobs go to file storage; keep them out of the project folder.
     settings.MEDIA_ROOT = tmp_path / "media"
+    # The import lock's file (SQLite): one per test, so parallel runs never meet.
+    settings.BENCHVIEW_LOCK_DIR = tmp_path / "locks"
+    # The shared cache, where it is a folder (SQLite): one per test as well.
+    shared = settings.CACHES["shared"]
+    if shared["BACKEND"].endswith("FileBasedCache"):
+        settings.CACHES = {
+            **settings.CACHES,
+            "shared": {**shared, "LOCATION": str(tmp_path / "cache")},
+        }
+
+
+@pytest.fixture(scope="session")
+def sqlite_child_database(tmp_path_factory) -> str:
+    """A migrated SQLite file for child processes (the test database is in this one's memory)."""
+    from tests import children
+
+    url = f"sqlite:///{tmp_path_factory.mktemp('child-db') / 'child.sqlite3'}"
+    done = children.run(["migrate", "--noinput", "-v0"], env={"DATABASE_URL": url})
+    assert done.returncode == 0, done.stderr
+    return url
+
+
+@pytest.fixture
+def child_database_url(request) -> str:
+    """A database a child process shares with this test: its own on PostgreSQL (the test
+    must be ``transaction=True`` for the child to see its rows), a migrated file on SQLite."""
+    from django.db import connection
+
+    from tests import children
+
+    if connection.vendor == "postgresql":
+        return children.database_url()
+    return request.getfixturevalue("sqlite_child_database")
 
 
 @pytest.fixture(scope="session")

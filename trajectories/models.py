@@ -18,6 +18,9 @@ from django.db.models import Q
 from leaderboard import jsonsafe
 from leaderboard.models import Attempt, CheckResult
 
+# Where large blobs go in Django's default storage: BLOB_FOLDER/<2 hex>/<sha256>.
+BLOB_FOLDER = "blobs"
+
 
 class Blob(models.Model):
     """Bytes addressed by their SHA-256: patches, raw transcripts, tickets.
@@ -51,9 +54,14 @@ class Blob(models.Model):
 
     @classmethod
     def store(cls, digest: str, content: bytes) -> Blob:
-        """Store ``content``, whose SHA-256 the caller computed and found not stored."""
+        """Store ``content``, whose SHA-256 the caller computed and found not stored.
+
+        The file is written at once, inside the caller's transaction: a file
+        whose row is rolled back or never committed (a refused or killed
+        import) is removed by trajectories.services.blob_files_sweep.
+        """
         if len(content) > settings.BENCHVIEW_LIMITS["blob_db_max_bytes"]:
-            name = f"blobs/{digest[:2]}/{digest}"
+            name = f"{BLOB_FOLDER}/{digest[:2]}/{digest}"
             if not default_storage.exists(name):
                 name = default_storage.save(name, ContentFile(content))
             return cls.objects.create(sha256=digest, size=len(content), storage_name=name)

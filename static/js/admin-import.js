@@ -12,8 +12,8 @@ document.addEventListener("DOMContentLoaded", () => {
       const tooLarge = Boolean(file) && file.size > limit;
       note.hidden = !tooLarge;
       note.textContent = tooLarge
-        ? `${file.name} is ${(file.size / 1048576).toFixed(1)} MiB, more than the ` +
-          `${(limit / 1048576).toFixed(0)} MiB upload limit. Put it in the import folder ` +
+        ? `${file.name} is ${file.size.toLocaleString("en-US")} bytes, more than the ` +
+          `upload limit of ${form.dataset.maxLabel}. Put it in the import folder ` +
           "on the server and pick it below instead."
         : "";
       submit.disabled = tooLarge;

@@ -374,15 +374,12 @@ def test_bad_events_in_the_last_attempt_roll_back_the_attempts_written_before(re
 
 @pytest.mark.django_db
 def test_the_command_line_is_refused_while_another_import_runs(small_release_dir):
-    from django.utils import timezone
+    from ingest.locks import import_lock
 
-    from ingest.models import ImportLock
-
-    ImportLock.objects.create(
-        name="release-import", holder="alice importing x.tar.gz", started_at=timezone.now()
-    )
-    said = failing_import(small_release_dir)
+    with import_lock(holder="alice importing x.tar.gz"):
+        said = failing_import(small_release_dir)
     assert "Another import is running (alice importing x.tar.gz" in said
+    assert said.count("nothing was written") <= 1
     assert Bench.objects.count() == 0
 
 
@@ -470,3 +467,11 @@ def test_blob_files_are_removed_only_when_the_import_commits(small_release_dir, 
         blobs_collect()
     assert Blob.objects.count() == 0
     assert not any(default_storage.exists(name) for name in files)
+
+
+@pytest.mark.django_db
+def test_a_refused_import_says_nothing_was_written_once(release_copy):
+    edit_json(release_copy / "matrix.json", lambda m: m.update(cells="not a mapping"))
+    said = failing_import(release_copy)
+    assert said.count("nothing was written") == 1
+    assert Bench.objects.count() == 0

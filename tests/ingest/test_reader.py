@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import json
 import os
 import shutil
 import stat
@@ -608,3 +609,67 @@ def test_missing_limit_keys_fall_back_to_settings(tmp_path, monkeypatch):
     with pytest.raises(ReleaseReadError) as caught:
         open_release(folder, limits={"archive_max_entries": 3})
     assert caught.value.rule == "too-many-entries"
+
+
+def test_a_killed_readers_unpacked_folder_is_removed_by_the_next_open(tmp_path, scratch):
+    from tests import children
+
+    archive = build("tar", tmp_path, RELEASE)
+    child = children.start(
+        """
+        import json, sys, time
+        from ingest.reader import open_release
+        source = open_release(sys.argv[1], limits=json.loads(sys.argv[2]))
+        print("unpacked", flush=True)
+        time.sleep(120)
+        """,
+        env={"TMPDIR": str(scratch)},
+        args=[str(archive), json.dumps(LIMITS)],
+    )
+    try:
+        children.ready(child, "unpacked")
+        (left,) = scratch.iterdir()
+        # While its owner lives, another open leaves the folder alone.
+        with open_release(archive, limits=LIMITS):
+            assert left.exists()
+    finally:
+        children.kill9(child)
+    assert left.exists()  # kill -9 removed nothing
+    with open_release(archive, limits=LIMITS) as source:
+        assert not left.exists()
+        assert source.read("matrix.json") == b"{}"
+    assert list(scratch.iterdir()) == []
+
+
+# --- open_tree: any root, same limits --------------------------------------------------------
+
+JOBS = {
+    "job-a/result.json": b"{}",
+    "job-a/fix-bug__abc1234/result.json": b"{}",
+    "job-b/result.json": b"{}",
+}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_open_tree_reads_a_tree_without_a_manifest_and_strips_nothing(kind, tmp_path):
+    path = build(kind, tmp_path, JOBS)
+    with reader.open_tree(path, limits=LIMITS) as source:
+        assert source.names() == sorted(JOBS)
+        assert source.read("job-a/fix-bug__abc1234/result.json") == b"{}"
+    # The same tree is no release.
+    assert refusal(path).rule == "no-manifest"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_open_tree_keeps_the_size_and_escape_refusals(kind, tmp_path):
+    big = build(kind, tmp_path, {"job/result.json": b"x" * (2 * MiB + 1)})
+    with pytest.raises(ReleaseReadError) as caught:
+        reader.open_tree(big, limits=LIMITS)
+    assert caught.value.rule == "too-large"
+
+
+def test_open_tree_refuses_an_escaping_archive_entry(tmp_path):
+    path = make_zip(tmp_path / "evil.zip", {"../result.json": b"{}"})
+    with pytest.raises(ReleaseReadError) as caught:
+        reader.open_tree(path, limits=LIMITS)
+    assert caught.value.rule == "path-escape"

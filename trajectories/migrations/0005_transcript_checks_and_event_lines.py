@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('leaderboard', '0003_column_orderings'),
-        ('trajectories', '0003_attempt_indexes_from_constraints'),
+        ('trajectories', '0004_shared_cache_table'),
     ]
 
     operations = [

@@ -1,0 +1,81 @@
+"""The API rate limit: X-Forwarded-For only from trusted proxies; one count for all workers."""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+from django.core.cache import caches
+from rest_framework.throttling import AnonRateThrottle
+
+from tests import children
+from trajectories.api.throttling import client_address
+
+LIMIT = 3
+
+
+@pytest.fixture
+def strict_rate(monkeypatch):
+    monkeypatch.setattr(AnonRateThrottle, "THROTTLE_RATES", {"anon": f"{LIMIT}/minute"})
+
+
+def random_address() -> str:
+    return ".".join(str(secrets.randbelow(254) + 1) for _ in range(4))
+
+
+@pytest.mark.django_db
+def test_random_forwarded_for_values_do_not_bypass_the_limit(client, strict_rate):
+    codes = [
+        client.get("/api/benches/", HTTP_X_FORWARDED_FOR=random_address()).status_code
+        for _ in range(LIMIT + 2)
+    ]
+    assert codes == [200] * LIMIT + [429, 429]
+
+
+@pytest.mark.django_db
+def test_clients_behind_a_trusted_proxy_are_counted_apart(client, strict_rate, settings):
+    settings.BENCHVIEW_TRUSTED_PROXIES = ["127.0.0.0/8"]
+    alice = {"HTTP_X_FORWARDED_FOR": "203.0.113.5"}
+    for _ in range(LIMIT):
+        assert client.get("/api/benches/", **alice).status_code == 200
+    assert client.get("/api/benches/", **alice).status_code == 429
+    # Alice cannot get out of it by writing her own entry in front of the proxy's.
+    spoofed = {"HTTP_X_FORWARDED_FOR": f"{random_address()}, 203.0.113.5"}
+    assert client.get("/api/benches/", **spoofed).status_code == 429
+    assert client.get("/api/benches/", HTTP_X_FORWARDED_FOR="203.0.113.6").status_code == 200
+
+
+def test_the_client_address_is_read_from_the_nearest_untrusted_hop(settings):
+    settings.BENCHVIEW_TRUSTED_PROXIES = ["10.0.0.0/8", "192.0.2.1"]
+    meta = {"REMOTE_ADDR": "10.1.1.1", "HTTP_X_FORWARDED_FOR": "6.6.6.6, 198.51.100.7, 192.0.2.1"}
+    assert client_address(meta) == "198.51.100.7"
+    assert client_address({**meta, "REMOTE_ADDR": "198.51.100.9"}) == "198.51.100.9"
+    assert client_address({**meta, "HTTP_X_FORWARDED_FOR": "junk, 192.0.2.1"}) == "192.0.2.1"
+    assert client_address({"REMOTE_ADDR": "10.1.1.1"}) == "10.1.1.1"
+    settings.BENCHVIEW_TRUSTED_PROXIES = []
+    assert client_address(meta) == "10.1.1.1"  # none trusted by default
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_processes_share_one_count(child_database_url, tmp_path):
+    env = {
+        "DATABASE_URL": child_database_url,
+        "BENCHVIEW_CACHE_DIR": str(tmp_path / "shared-cache"),
+        "BENCHVIEW_API_ANON_RATE": f"{LIMIT}/minute",
+    }
+    code = """
+        import sys
+        from django.test import Client
+        client = Client()
+        print(" ".join(str(client.get("/api/benches/").status_code) for _ in range(2)))
+        """
+    said = []
+    try:
+        for _ in range(2):  # one after the other: two workers of one site
+            child = children.start(code, env=env)
+            out, err = child.communicate(timeout=300)
+            assert child.returncode == 0, err
+            said.append(out.strip())
+    finally:
+        caches["shared"].clear()  # PostgreSQL: the rows are in the test database
+    assert said == ["200 200", "200 429"]
