@@ -217,6 +217,9 @@ BENCHVIEW_LIMITS = {
     "event_preview_chars": envint("BENCHVIEW_EVENT_PREVIEW_CHARS", 600),
     "event_input_preview_chars": envint("BENCHVIEW_EVENT_INPUT_PREVIEW_CHARS", 1200),
     "search_max_results": envint("BENCHVIEW_SEARCH_MAX_RESULTS", 200),
+    # The attempt page's search reads an event's text and output in pieces of this many
+    # characters, so memory stays bounded however large one event is.
+    "search_chunk_chars": envint("BENCHVIEW_SEARCH_CHUNK_CHARS", 256 * 1024),
     # Attempt and compare pages: vendor bodies shown before "see the log file";
     # patches highlighted up to this size (larger ones are linked raw); the
     # exact (dynamic programming) alignment of two trajectories up to this many
