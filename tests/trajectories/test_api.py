@@ -174,7 +174,11 @@ def test_list_queries_do_not_grow_with_page_size(client, imported, django_assert
     # rate limit's count is not the view's: on PostgreSQL it is in the database cache.
     with CaptureQueriesContext(connection) as captured:
         client.get("/api/events/", {"page_size": 200})
-    own = [q["sql"] for q in captured if SHARED_CACHE_TABLE not in q["sql"]]
+    own = [
+        q["sql"]
+        for q in captured
+        if SHARED_CACHE_TABLE not in q["sql"] and "SAVEPOINT" not in q["sql"]
+    ]
     assert len(own) == 1, own
 
 
