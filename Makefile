@@ -7,12 +7,13 @@ VENV := .venv
 PY := $(VENV)/bin/python
 UV := python3 -m uv
 SAMPLE_DIR := var/sample-release
+HARBOR_DIR := var/sample-harbor
 HOST ?= 127.0.0.1
 PORT ?= 8000
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 
-.PHONY: demo test venv chromium lint format serve check-deploy sample clean
+.PHONY: demo test venv chromium lint format serve check-deploy sample clean fuzz
 
 venv: $(VENV)/.synced
 
@@ -27,21 +28,28 @@ chromium:
 	@test -x /usr/bin/chromium || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 sample: venv
-	rm -rf $(SAMPLE_DIR)
+	rm -rf $(SAMPLE_DIR) $(HARBOR_DIR)
 	$(PY) manage.py make_sample_release $(SAMPLE_DIR)
+	$(PY) manage.py make_sample_harbor $(HARBOR_DIR)
+
+# An import worker (`manage.py db_worker`) runs beside the web server and stops with it:
+# admin imports are jobs it takes from the database queue.
+WORKER = $(PY) manage.py db_worker --no-reload & worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT;
 
 demo: venv
 	$(PY) manage.py migrate --noinput
 	$(MAKE) sample
 	$(PY) manage.py import_release $(SAMPLE_DIR)
-	@echo "Serving Benchview on http://$(HOST):$(PORT)/"
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	$(PY) manage.py import_harbor $(HARBOR_DIR) --bench interaction-bench --title "Interaction Bench" --models $(HARBOR_DIR)/models.json
+	@echo "Serving Benchview on http://$(HOST):$(PORT)/ with an import worker"
+	$(WORKER) $(PY) manage.py runserver $(HOST):$(PORT)
 
 # Production-like serving: gunicorn and whitenoise with collected static files,
 # DEBUG off, HTTPS on (behind a TLS proxy that sets X-Forwarded-Proto; use
 # `make serve BENCHVIEW_HTTPS=false` for plain HTTP on this machine). SECRET_KEY
 # comes from the environment, else from var/secret-key, generated once.
-# The long timeout leaves room for an admin import, which runs in its request.
+# The app is loaded once before the workers fork (--preload). Requests are short:
+# admin imports run in the import worker, not in a request.
 SECRET_KEY_FILE ?= var/secret-key
 BENCHVIEW_HTTPS ?= true
 SERVE_ENV = DEBUG=false SECRET_KEY="$${SECRET_KEY:-$$(cat $(SECRET_KEY_FILE))}" \
@@ -53,7 +61,7 @@ $(SECRET_KEY_FILE):
 
 serve: venv $(SECRET_KEY_FILE)
 	$(SERVE_ENV) $(PY) manage.py collectstatic --noinput >/dev/null
-	$(SERVE_ENV) $(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 2 --timeout 900 --no-control-socket
+	$(SERVE_ENV) $(WORKER) $(SERVE_ENV) $(VENV)/bin/gunicorn config.wsgi --bind $(HOST):$(PORT) --workers 2 --timeout 60 --preload --no-control-socket
 
 # Django's deployment checklist under serve's settings: only the HSTS preload
 # choice (documented in the README) may be reported.
@@ -64,6 +72,10 @@ test: venv chromium
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The release fuzzer at length (the suite runs it with a bounded profile).
+fuzz: venv
+	HYPOTHESIS_PROFILE=long $(PY) -m pytest tests/ingest/test_fuzz_release.py -q --hypothesis-show-statistics $(PYTEST_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check .

@@ -70,6 +70,8 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_tasks",
+    "django_tasks_db",
     "leaderboard",
     "trajectories",
     "ingest",
@@ -117,6 +119,25 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;"}
     )
+
+# A running import's progress goes through a connection of its own so its page
+# sees it before the import commits (ingest/routers.py): on PostgreSQL a second
+# connection to the same database, on SQLite a side file, since SQLite lets no
+# second connection write while an import holds the write lock.
+_progress = {**DATABASES["default"], "OPTIONS": dict(DATABASES["default"].get("OPTIONS", {}))}
+if _progress["ENGINE"] == "django.db.backends.sqlite3":
+    _progress["NAME"] = f"{DATABASES['default']['NAME']}-progress"
+    # Tests may point the main test database at a file (workers in subprocesses).
+    _test_name = DATABASES["default"].get("TEST", {}).get("NAME")
+    _progress["TEST"] = {"NAME": f"{_test_name}-progress" if _test_name else None}
+else:
+    _progress["TEST"] = {"MIRROR": "default"}
+DATABASES["progress"] = _progress
+DATABASE_ROUTERS = ["ingest.routers.ProgressRouter"]
+
+# Admin imports run as background jobs on Django's tasks API; the queue is a
+# table of the database (django-tasks-db), worked by `manage.py db_worker`.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -211,6 +232,12 @@ BENCHVIEW_LIMITS = {
     "upload_max_bytes": envint("BENCHVIEW_UPLOAD_MAX_BYTES", 512 * 1024**2),  # admin upload
     # Blobs (patches, transcripts, tickets) above this size go to file storage.
     "blob_db_max_bytes": envint("BENCHVIEW_BLOB_DB_MAX_BYTES", 4 * 1024**2),
+    # Release documents (ingest.jsondoc, ingest.schema_base): nesting depth of a
+    # JSON file (orjson, which writes events and requests, stops at 255); the
+    # magnitude of every number the format types (scores, costs, durations):
+    # ten thousand attempts at the bound still sum to a finite figure.
+    "json_max_depth": envint("BENCHVIEW_JSON_MAX_DEPTH", 100),
+    "number_max_abs": envint("BENCHVIEW_NUMBER_MAX_ABS", 10**12),
     # Bulk inserts.
     "bulk_batch_size": envint("BENCHVIEW_BULK_BATCH_SIZE", 2000),
     # Pages.
@@ -243,6 +270,20 @@ BENCHVIEW_LIMITS = {
     "analysis_max_rows": envint("BENCHVIEW_ANALYSIS_MAX_ROWS", 500),
     # Admin import: staged uploads older than this are swept.
     "upload_stale_s": envint("BENCHVIEW_UPLOAD_STALE_S", 24 * 3600),
+    # Import jobs: how often a running job writes its progress and heartbeat,
+    # how long without one before it counts as dead (its worker was killed),
+    # how often its page asks for news, and how many jobs the history lists.
+    "job_beat_s": envint("BENCHVIEW_JOB_BEAT_S", 1),
+    "job_lease_s": envint("BENCHVIEW_JOB_LEASE_S", 120),
+    "job_poll_ms": envint("BENCHVIEW_JOB_POLL_MS", 1000),
+    "job_history_max": envint("BENCHVIEW_JOB_HISTORY_MAX", 100),
+    # Raw transcripts: fidelity differences and unmapped lines kept per attempt
+    # (the counts are always exact); unmapped lines listed on the attempt page;
+    # bytes per piece of the streamed transcript page.
+    "transcript_differences_max": envint("BENCHVIEW_TRANSCRIPT_DIFFERENCES_MAX", 20),
+    "transcript_unmapped_max": envint("BENCHVIEW_TRANSCRIPT_UNMAPPED_MAX", 10_000),
+    "transcript_unmapped_shown": envint("BENCHVIEW_TRANSCRIPT_UNMAPPED_SHOWN", 200),
+    "transcript_page_chunk_bytes": envint("BENCHVIEW_TRANSCRIPT_PAGE_CHUNK_BYTES", 256 * 1024),
     # Admin import preview: names listed per group before "and N more".
     "preview_list_max": envint("BENCHVIEW_PREVIEW_LIST_MAX", 200),
 }

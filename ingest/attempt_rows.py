@@ -12,7 +12,7 @@ from ingest.plan import AttemptDocs, AttemptPlan, verdict_outcomes
 from leaderboard import jsonsafe
 from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
 from leaderboard.scoring import MISSING_VERDICT, count_checks, score_verdict
-from trajectories.models import Blob, Event, Evidence, VendorRequest
+from trajectories.models import Blob, Event, Evidence, TranscriptCheck, VendorRequest
 
 EVENT_COLUMNS = (
     "attempt",
@@ -25,6 +25,7 @@ EVENT_COLUMNS = (
     "text",
     "output",
     "doc",
+    "lines",
 )
 REQUEST_COLUMNS = (
     "attempt",
@@ -64,7 +65,7 @@ def attempt_write(
         model=model,
         task=task,
         has_detail=True,
-        score=score_verdict(scoring_rule, outcomes),
+        score=score_verdict(scoring_rule, outcomes, verdict),
         published_score=summary["score"],
         flags=flags,
         harness=summary["harness"],
@@ -115,10 +116,22 @@ def attempt_write(
         transcript=blobs["transcript.jsonl"],
         problem=blobs["problem.md"],
         requests_total=sum(len(v) for v in vendors.values()),
+        events_from=docs.events_from,
         **event_counts(events),
     )
+    reading = docs.transcript
+    sources = reading.sources if reading is not None else []
+    if reading is not None:
+        TranscriptCheck.objects.create(attempt=attempt, **reading.check_values())
     attempt_id = attempt.pk  # once, not once per row
-    bulk_insert(Event, EVENT_COLUMNS, (_event_row(attempt_id, e) for e in events))
+    bulk_insert(
+        Event,
+        EVENT_COLUMNS,
+        (
+            _event_row(attempt_id, e, sources[i] if i < len(sources) else None)
+            for i, e in enumerate(events)
+        ),
+    )
     bulk_insert(
         VendorRequest,
         REQUEST_COLUMNS,
@@ -185,7 +198,7 @@ def _dumps(value) -> str:
     return orjson.dumps(value).decode()
 
 
-def _event_row(attempt_id: int, event: dict) -> tuple:
+def _event_row(attempt_id: int, event: dict, lines: list[int] | None) -> tuple:
     """One event as a row: the large strings in their own columns, the rest in ``doc``."""
     doc = dict(event)
     text = doc.pop("text", None)
@@ -210,6 +223,7 @@ def _event_row(attempt_id: int, event: dict) -> tuple:
         text,
         output,
         doc_json,
+        _dumps(lines) if lines is not None else None,
     )
 
 

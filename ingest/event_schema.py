@@ -16,7 +16,17 @@ from pydantic import Discriminator, Tag, TypeAdapter, ValidationError, with_conf
 # pydantic needs typing_extensions' TypedDict before Python 3.12.
 from typing_extensions import TypedDict
 
-from ingest.schema_base import Doc, Number, Timestamp, describe, json_path
+from ingest.schema_base import (
+    Doc,
+    Integer,
+    Number,
+    Timestamp,
+    column_int,
+    column_text,
+    describe,
+    json_path,
+)
+from trajectories.models import Event
 
 # The rules of every document model, taken from their base.
 _RULES = Doc.model_config
@@ -24,13 +34,13 @@ _RULES = Doc.model_config
 
 @with_config(_RULES)
 class TokensDoc(TypedDict):
-    input: int
-    output: int
+    input: Integer
+    output: Integer
 
 
 @with_config(_RULES)
 class EventDoc(TypedDict):
-    index: int
+    index: column_int(Event, "index")
     type: str
     ts: NotRequired[Timestamp | None]
     tokens: NotRequired[TokensDoc | None]
@@ -40,7 +50,7 @@ class EventDoc(TypedDict):
 @with_config(_RULES)
 class SystemEventDoc(EventDoc):
     model: str
-    tool_count: int
+    tool_count: Integer
     session_id: NotRequired[str | None]
     cwd: NotRequired[str | None]
 
@@ -54,12 +64,12 @@ class TextEventDoc(EventDoc):
 class ToolResultDoc(TypedDict):
     ok: bool
     output: str
-    exit_code: int | None
+    exit_code: column_int(Event, "exit_code") | None
 
 
 @with_config(_RULES)
 class ToolCallEventDoc(EventDoc):
-    tool: str
+    tool: column_text(Event, "tool")
     input: Any
     result: ToolResultDoc | None
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from leaderboard import documents
-from leaderboard.models import Attempt, Bench
+from leaderboard.models import Attempt, Bench, Task
 from trajectories.documents import ATTEMPT_FILES, dumps
 
 
@@ -63,13 +63,13 @@ def release_export(*, bench: Bench, root: Path, replace: bool = False) -> Export
     model_docs = documents.model_documents(bench, live_only=True)
     for slug, doc in model_docs.items():
         write_json(f"models/{slug}.json", doc)
-    tasks = list(bench.tasks.live().select_related("batch").order_by("slug"))
+    tasks = list(Task.objects.public().filter(bench=bench).select_related("batch").order_by("slug"))
     for slug, doc in documents.task_documents(bench, tasks).items():
         write_json(f"tasks/{slug}.json", doc)
 
     attempts = (
-        Attempt.objects.released()
-        .filter(bench=bench, task__batch__live=True)
+        Attempt.objects.public()
+        .filter(bench=bench)
         .select_related("model", "task", "evidence")
         .order_by("model__slug", "task__slug")
     )

@@ -6,7 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from leaderboard.extras import identity
+from leaderboard import jsonsafe
+from leaderboard.extras import identity, item_key
 
 
 def collect_extras(value: Any) -> dict[str, Any]:
@@ -15,7 +16,8 @@ def collect_extras(value: Any) -> dict[str, Any]:
         return {}
     tree: dict[str, Any] = {}
     if value.model_extra:
-        tree["__extra__"] = dict(value.model_extra)
+        # Unknown fields may hold a NUL, which a JSON column cannot store as is.
+        tree["__extra__"] = jsonsafe.pack(dict(value.model_extra))
     for name, info in type(value).model_fields.items():
         field = info.alias or name
         child = getattr(value, name)
@@ -30,7 +32,7 @@ def collect_extras(value: Any) -> dict[str, Any]:
                     items[identity(raw, position)] = item_tree
             sub = {"__items__": items} if items else {}
         elif isinstance(child, dict):
-            items = {str(k): t for k, v in child.items() if (t := collect_extras(v))}
+            items = {item_key(k): t for k, v in child.items() if (t := collect_extras(v))}
             sub = {"__items__": items} if items else {}
         else:
             sub = {}

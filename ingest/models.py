@@ -1,32 +1,37 @@
-"""Import records: who brought which release in, when, and with what outcome."""
+"""Import records and jobs: who brought which release in, when, how far, with what outcome."""
 
 from django.conf import settings
 from django.db import models
 
+from ingest.progress import Phase
+
 
 class ImportRecord(models.Model):
-    ACTIONS = [
-        ("import", "import"),
-        ("dry-run", "dry run"),
-        ("preview", "preview"),
-        ("publish", "publish"),
-        ("unpublish", "unpublish"),
-    ]
-    OUTCOMES = [
-        ("applied", "applied"),
-        ("no-change", "no change"),
-        ("checked", "checked, nothing written"),
-        ("refused", "refused"),
-        ("failed", "failed"),
-    ]
+    class Action(models.TextChoices):
+        IMPORT = "import", "import"
+        DRY_RUN = "dry-run", "dry run"
+        PREVIEW = "preview", "preview"
+        PUBLISH = "publish", "publish"
+        UNPUBLISH = "unpublish", "unpublish"
+
+    class Outcome(models.TextChoices):
+        APPLIED = "applied", "applied"
+        NO_CHANGE = "no-change", "no change"
+        CHECKED = "checked", "checked, nothing written"
+        REFUSED = "refused", "refused"
+        FAILED = "failed", "failed"
+
+    class Via(models.TextChoices):
+        COMMAND = "command", "command line"
+        ADMIN = "admin", "admin"
 
     created_at = models.DateTimeField(auto_now_add=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
-    via = models.CharField(max_length=32, default="command", help_text="command or admin")
-    action = models.CharField(max_length=16, choices=ACTIONS)
-    outcome = models.CharField(max_length=16, choices=OUTCOMES)
+    via = models.CharField(max_length=32, choices=Via, default=Via.COMMAND)
+    action = models.CharField(max_length=16, choices=Action)
+    outcome = models.CharField(max_length=16, choices=Outcome)
     source_name = models.CharField(max_length=500, blank=True)
     source_sha256 = models.CharField(max_length=64, blank=True)
     bench = models.CharField(max_length=100, blank=True)
@@ -67,3 +72,84 @@ class ImportLock(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name}: {self.holder}"
+
+
+class ImportJob(models.Model):
+    """An admin import run by a worker (``manage.py db_worker``), from queued to done.
+
+    The job's own row is written only outside the import's transaction (when
+    it starts and when it ends); what happens in between is in its
+    ``ImportJobLive`` row, which a separate connection keeps current.
+    """
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "queued"
+        RUNNING = "running", "running"
+        DONE = "done", "done"
+        FAILED = "failed", "failed"
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    source_name = models.CharField(max_length=500)
+    path = models.TextField(help_text="the release on the server, read by the worker")
+    staging_token = models.CharField(max_length=64, blank=True, help_text="its staged folder")
+    expected_sha256 = models.CharField(max_length=64)
+    bench = models.CharField(
+        max_length=100, blank=True, help_text="for Harbor jobs: the bench they go into"
+    )
+    staged = models.BooleanField(default=False, help_text="new batches stay staff-only")
+    state = models.CharField(max_length=16, choices=State, default=State.QUEUED)
+    task_id = models.CharField(max_length=64, blank=True, help_text="its task in the queue")
+    tries = models.PositiveIntegerField(default=1)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    worker_host = models.CharField(max_length=255, blank=True)
+    worker_pid = models.PositiveIntegerField(null=True, blank=True)
+    record = models.ForeignKey(ImportRecord, null=True, blank=True, on_delete=models.SET_NULL)
+    error = models.TextField(blank=True, help_text="why it failed, when it did")
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["state"], name="importjob_state")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(state__in=["queued", "running", "done", "failed"]),
+                name="importjob_state_known",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"import job {self.pk}: {self.source_name} ({self.state})"
+
+    @property
+    def finished(self) -> bool:
+        return self.state in (self.State.DONE, self.State.FAILED)
+
+
+class ImportJobLive(models.Model):
+    """A running job's progress and heartbeat, written mid-transaction.
+
+    It is read and written through the ``progress`` database alias (see
+    ``ingest.routers``): on PostgreSQL a second connection to the same
+    database, on SQLite a small file of its own, because SQLite lets no other
+    connection write while the import holds its one write lock. Hence a plain
+    job id, not a foreign key.
+    """
+
+    job_id = models.BigIntegerField(primary_key=True)
+    phase = models.CharField(max_length=16, choices=Phase, default=Phase.READING)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    events = models.PositiveBigIntegerField(default=0)
+    started_at = models.DateTimeField()
+    beat_at = models.DateTimeField(help_text="last sign of life of the worker")
+    host = models.CharField(max_length=255, blank=True)
+    pid = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["job_id"]
+
+    def __str__(self) -> str:
+        return f"job {self.job_id}: {self.phase} {self.done}/{self.total}"

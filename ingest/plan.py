@@ -10,23 +10,27 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pydantic import ValidationError
 
 from ingest import event_schema, schema
+from ingest.jsondoc import JSONProblem
+from ingest.progress import Phase, Progress, ProgressCallback
 from ingest.reader import ReleaseSource
 from ingest.schema_base import errors_of
 from ingest.scrub import Scrubber
+from ingest.transcripts import TranscriptReading, read_transcript
 from leaderboard.models import Attempt, Bench, Model, Task
 from leaderboard.scoring import CheckOutcome, differs, score_verdict
 
 ATTEMPT_FILES = {
     "summary.json": True,
     "verdict.json": False,
-    "trajectory.json": True,
+    # Optional when transcript.jsonl is present (always: it is required): the
+    # events are then normalised from the transcript.
+    "trajectory.json": False,
     "vendor-requests.json": False,
     "patch.diff": False,
     "transcript.jsonl": True,
@@ -59,6 +63,19 @@ class AttemptPlan:
     requests: int = 0
     published_score: float | None = None
     recomputed_score: float | None = None
+    # What the transcript check found (ingest.transcripts), small parts only.
+    transcript_status: str = ""
+    transcript_format: str = ""
+    transcript_note: str = ""
+    first_difference: int | None = None
+    differences: list[dict] = field(default_factory=list)
+    differences_total: int = 0
+    unmapped_total: int = 0
+
+    @property
+    def transcript_finding(self) -> bool:
+        """The transcript disagrees with trajectory.json, or could not be read."""
+        return self.transcript_status in ("differs", "unrecognised")
 
     @property
     def folder(self) -> str:
@@ -74,6 +91,10 @@ class AttemptDocs:
     trajectory: dict
     vendor_log: dict | None
     texts: dict[str, bytes]  # patch.diff, transcript.jsonl, problem.md
+    # The transcript as the normalisers read it; events_from names its format
+    # when the events came from it (no trajectory.json).
+    transcript: TranscriptReading | None = None
+    events_from: str = ""
 
 
 @dataclass
@@ -148,6 +169,11 @@ class ImportPlan:
         ]
 
     @property
+    def transcript_findings(self) -> list[AttemptPlan]:
+        """Attempts whose transcript disagrees with their trajectory.json or was unreadable."""
+        return [a for a in self.attempts if a.transcript_finding]
+
+    @property
     def is_noop(self) -> bool:
         groups = (self.models, self.tasks, self.batches, self.attempt_changes)
         return self.bench_status == "unchanged" and not any(
@@ -189,8 +215,8 @@ class _Checker:
         data = self.source.read(name)
         try:
             return schema.parse_json(data), data
-        except ValueError as exc:
-            self.problem(name, "", str(exc))
+        except JSONProblem as exc:
+            self.problem(name, exc.path, str(exc))
             return None
 
     def validate(self, name: str, model: type[schema.Doc], raw: Any, prefix=()) -> Any:
@@ -221,7 +247,7 @@ class PlanSink(Protocol):
 def build_plan(
     source: ReleaseSource,
     *,
-    progress: Callable[[str], None] | None = None,
+    progress: ProgressCallback | None = None,
     sink: PlanSink | None = None,
     scrub: bool = False,
 ) -> ImportPlan:
@@ -233,6 +259,8 @@ def build_plan(
     """
     plan = ImportPlan(source_name=source.name, source_sha256=source.sha256, scrub=scrub)
     check = _Checker(source, plan)
+    if progress:
+        progress(Progress(Phase.READING))
     docs = {}
     for name, model in (
         ("manifest.json", schema.ManifestDoc),
@@ -307,18 +335,23 @@ def _plan_attempts(check, plan, folders, existing, sink, progress) -> None:
     writing = sink is not None and plan.ok
     if writing:
         sink.begin(plan, folders)
-    verb = "imported" if writing else "checked"
+    events = 0
     for number, (model_id, task_id) in enumerate(folders, start=1):
         planned = _plan_attempt(check, plan.manifest, model_id, task_id, existing)
         if planned is not None:
             attempt, docs = planned
             plan.attempts.append(attempt)
             plan.attempt_changes.add(attempt.status, f"{model_id}/{task_id}")
+            events += attempt.events
             if writing and plan.ok:
                 sink.attempt(plan, attempt, docs)
-        if progress and (number % 25 == 0 or number == len(folders)):
-            progress(f"{verb} {number}/{len(folders)} attempts")
+        if progress:
+            # Once a problem stops the writing, what is left is only checked.
+            phase = Phase.WRITING if writing and plan.ok else Phase.CHECKING
+            progress(Progress(phase, number, len(folders), events))
     if writing and plan.ok:
+        if progress:
+            progress(Progress(Phase.RECOMPUTING, len(folders), len(folders), events))
         sink.finish(plan)
 
 
@@ -452,7 +485,17 @@ def _plan_attempt(
     attempt.events = len(docs.trajectory["events"])
     attempt.requests = sum(len(v) for v in (docs.vendor_log or {}).get("vendors", {}).values())
     attempt.published_score = docs.summary["score"]
-    attempt.recomputed_score = score_verdict(manifest.scoring_rule, verdict_outcomes(docs.verdict))
+    attempt.recomputed_score = score_verdict(
+        manifest.scoring_rule, verdict_outcomes(docs.verdict), docs.verdict
+    )
+    reading = docs.transcript
+    if reading is not None:
+        attempt.transcript_status, attempt.transcript_format = reading.status, reading.format
+        attempt.transcript_note = reading.note
+        attempt.first_difference = reading.first_difference
+        attempt.differences = reading.differences
+        attempt.differences_total = reading.differences_total
+        attempt.unmapped_total = reading.unmapped_total
     return attempt, docs
 
 
@@ -476,8 +519,8 @@ def validate_attempt_files(
         if filename.endswith(".json"):
             try:
                 loaded[filename] = schema.parse_json(data)
-            except ValueError as exc:
-                check.problem(folder + filename, "", str(exc))
+            except JSONProblem as exc:
+                check.problem(folder + filename, exc.path, str(exc))
         else:
             try:
                 data.decode("utf-8")
@@ -524,7 +567,7 @@ def validate_attempt_files(
                         f"checks[{i}].requests[{j}]",
                         f"{ref!r} is not in vendor-requests.json",
                     )
-    if len(check.plan.problems) != before or summary is None or "trajectory.json" not in loaded:
+    if len(check.plan.problems) != before or summary is None or "transcript.jsonl" not in files:
         return None
     if rewrite:
         scrubber = check.scrubber
@@ -537,13 +580,39 @@ def validate_attempt_files(
             name: scrubber.rewrite_text(data.decode()).encode() if name not in loaded else data
             for name, data in files.items()
         }
+    published = loaded.get("trajectory.json")
+    reading = read_transcript(
+        files["transcript.jsonl"], published["events"] if published is not None else None
+    )
+    if published is None and not _derived_events_valid(check, folder, reading):
+        return None
     return AttemptDocs(
         summary=loaded["summary.json"],
         verdict=loaded.get("verdict.json"),
-        trajectory=loaded["trajectory.json"],
+        trajectory=published if published is not None else {"events": reading.events},
         vendor_log=loaded.get("vendor-requests.json"),
         texts={name: data for name, data in files.items() if not name.endswith(".json")},
+        transcript=reading,
+        events_from=reading.format if published is None else "",
     )
+
+
+def _derived_events_valid(check: _Checker, folder: str, reading: TranscriptReading) -> bool:
+    """Without trajectory.json the events must come from the transcript, and be valid."""
+    if reading.events is None:
+        check.problem(
+            folder + "trajectory.json",
+            "",
+            "missing, and transcript.jsonl cannot stand in for it: "
+            + (reading.note or "no events"),
+        )
+        return False
+    problems = event_schema.check_events(reading.events)
+    for path, message in problems:
+        check.problem(
+            folder + "transcript.jsonl", path, f"normalised ({reading.format}): {message}"
+        )
+    return not problems
 
 
 def _scrub_attempt(check: _Checker, folder: str, files: dict, loaded: dict) -> bool:

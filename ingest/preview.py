@@ -43,9 +43,7 @@ def plan_model_figures(plan: ImportPlan) -> dict[str, tuple[float, int]]:
     manifest, matrix = plan.manifest, plan.matrix
     if manifest is None or matrix is None:
         return {}
-    surfaces = {t.id: t.surface for t in matrix.tasks}
-    for slug, doc in plan.task_docs.items():
-        surfaces[slug] = doc.task.surface  # the task file wins, as in the apply
+    surfaces = {t.id: t.surface for t in matrix.tasks}  # as the apply stores them
     recomputed = {(a.model, a.task): a.recomputed_score for a in plan.attempts}
     scores = {}
     for model in manifest.models:

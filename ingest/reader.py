@@ -171,7 +171,17 @@ def open_release(path: str | os.PathLike, *, limits: dict | None = None) -> Rele
     """
     resolved = _resolve_limits(limits)
     source = Path(os.fspath(path))
-    return READERS[_detect_kind(source)](source, resolved)
+    return READERS[_detect_kind(source)](source, resolved, MANIFEST)
+
+
+def open_tree(path: str | os.PathLike, *, limits: dict | None = None) -> ReleaseSource:
+    """Open a folder, .zip or .tar.gz like ``open_release``, under every same limit and
+    refusal, but without asking for manifest.json: the names are relative to the folder or
+    archive root as given. For other layouts (Harbor jobs) that an adapter turns into a
+    release."""
+    resolved = _resolve_limits(limits)
+    source = Path(os.fspath(path))
+    return READERS[_detect_kind(source)](source, resolved, None)
 
 
 def _detect_kind(path: Path) -> str:
@@ -331,18 +341,19 @@ def _guarded(read: Callable[[int], bytes], tally: _Tally, raw: str) -> Callable[
     return guarded_read
 
 
-def _pick_root(tally: _Tally, display: str) -> str:
-    """The prefix to strip: "" or the single top-level folder holding manifest.json."""
-    if MANIFEST in tally.files:
+def _pick_root(tally: _Tally, display: str, marker: str | None) -> str:
+    """The prefix to strip: "" or the single top-level folder holding ``marker``
+    (manifest.json for a release). With no ``marker`` nothing is asked for or stripped."""
+    if marker is None or marker in tally.files:
         return ""
     tops = {name.split("/", 1)[0] for name in (*tally.files, *tally.dirs)}
     if len(tops) == 1:
         (top,) = tops
-        if f"{top}/{MANIFEST}" in tally.files:
+        if f"{top}/{marker}" in tally.files:
             return f"{top}/"
     shown = ", ".join(repr(top) for top in sorted(tops)[:5]) or "nothing"
     raise ReleaseReadError(
-        f"{display}: no {MANIFEST} at the release root or inside a single top-level folder "
+        f"{display}: no {marker} at the release root or inside a single top-level folder "
         f"(top level holds {shown}{', ...' if len(tops) > 5 else ''})",
         rule="no-manifest",
     )
@@ -391,7 +402,7 @@ def _strip(files: dict[str, int], prefix: str) -> dict[str, int]:
 # --- folders -------------------------------------------------------------------------------
 
 
-def _read_folder(path: Path, limits: _Limits) -> ReleaseSource:
+def _read_folder(path: Path, limits: _Limits, marker: str | None) -> ReleaseSource:
     # A symlink naming the release folder itself is the admin's choice; only what lies under
     # it is policed. Resolving once pins the folder even if that link is later repointed.
     base = Path(os.path.realpath(path))
@@ -429,7 +440,7 @@ def _read_folder(path: Path, limits: _Limits) -> ReleaseSource:
                 tally.files[name], digests[name] = _hash_in_place(base, name, raw, tally)
             else:
                 raise tally.error(raw, "device", "device files, FIFOs and sockets are not allowed")
-    prefix = _pick_root(tally, display)
+    prefix = _pick_root(tally, display, marker)
     listing_digest = hashlib.sha256()
     for name in sorted(digests):
         relative = name[len(prefix) :]
@@ -456,8 +467,10 @@ def _hash_in_place(base: Path, name: str, raw: str, tally: _Tally) -> tuple[int,
 # --- archives ------------------------------------------------------------------------------
 
 
-def _unpacked(path: Path, kind: str, tally: _Tally, digest: str, temp: UnpackDir) -> ReleaseSource:
-    prefix = _pick_root(tally, path.name)
+def _unpacked(
+    path: Path, kind: str, tally: _Tally, digest: str, temp: UnpackDir, marker: str | None
+) -> ReleaseSource:
+    prefix = _pick_root(tally, path.name, marker)
     temp_dir = temp.unpack
     return ReleaseSource(
         name=path.name,
@@ -491,7 +504,7 @@ def _zip_kind(info: zipfile.ZipInfo) -> str:
     return "unsupported"
 
 
-def _read_zip(path: Path, limits: _Limits) -> ReleaseSource:
+def _read_zip(path: Path, limits: _Limits, marker: str | None) -> ReleaseSource:
     digest = _file_sha256(path)
     try:
         archive = zipfile.ZipFile(path)
@@ -550,7 +563,7 @@ def _read_zip(path: Path, limits: _Limits) -> ReleaseSource:
                     tally.files[name] = _write(
                         temp_dir, name, raw, _guarded(member.read, tally, raw), tally
                     )
-            return _unpacked(path, "zip", tally, digest, temp)
+            return _unpacked(path, "zip", tally, digest, temp, marker)
         except BaseException:
             temp.remove()
             raise
@@ -582,7 +595,7 @@ class _Allowance:
         return data
 
 
-def _read_tar(path: Path, limits: _Limits) -> ReleaseSource:
+def _read_tar(path: Path, limits: _Limits, marker: str | None) -> ReleaseSource:
     digest = _file_sha256(path)
     tally = _Tally("archive", limits)
     temp = UnpackDir()
@@ -591,7 +604,7 @@ def _read_tar(path: Path, limits: _Limits) -> ReleaseSource:
             stream = _Allowance(gz)
             _unpack_tar(path.name, stream, temp.unpack, tally)
             _expect_gzip_end(path.name, stream)
-        return _unpacked(path, "tar", tally, digest, temp)
+        return _unpacked(path, "tar", tally, digest, temp, marker)
     except BaseException:
         temp.remove()
         raise
@@ -678,7 +691,8 @@ def _expect_gzip_end(display: str, stream: _Allowance) -> None:
         ) from exc
 
 
-READERS: dict[str, Callable[[Path, _Limits], ReleaseSource]] = {
+# Kind -> reader(path, limits, marker): marker is the file the root must hold (None: any root).
+READERS: dict[str, Callable[[Path, _Limits, str | None], ReleaseSource]] = {
     "folder": _read_folder,
     "zip": _read_zip,
     "tar": _read_tar,

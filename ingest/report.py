@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ingest.plan import ImportPlan
+from trajectories.fidelity import difference_text
 
 
 def plan_summary(plan: ImportPlan) -> dict:
@@ -33,7 +34,31 @@ def plan_summary(plan: ImportPlan) -> dict:
             }
             for a in plan.disagreements
         ],
+        "derived": [
+            f"{a.model}/{a.task}" for a in plan.attempts if a.transcript_status == "derived"
+        ],
+        "transcript_findings": [
+            {
+                "model": a.model,
+                "task": a.task,
+                "status": a.transcript_status,
+                "format": a.transcript_format,
+                "note": a.transcript_note,
+                "first_difference": a.first_difference,
+                "differences_total": a.differences_total,
+                "differences": a.differences,
+            }
+            for a in plan.transcript_findings
+        ],
     }
+
+
+def finding_text(finding: dict) -> str:
+    """One attempt's transcript finding in words (see plan_summary)."""
+    if finding["status"] == "unrecognised":
+        return f"transcript not checked: {finding['note']}"
+    first = difference_text(finding["differences"][0]) if finding["differences"] else ""
+    return f"{finding['differences_total']} difference(s), first: {first}"
 
 
 def format_score(value: float | None) -> str:
@@ -69,4 +94,11 @@ def plan_lines(plan: ImportPlan) -> list[str]:
                 f"  {a.model}  {a.task}  {format_score(a.published_score)}  "
                 f"{format_score(a.recomputed_score)}"
             )
+    if summary["derived"]:
+        lines.append(f"events normalised from transcript.jsonl: {len(summary['derived'])} attempts")
+    findings = summary["transcript_findings"]
+    if findings:
+        lines.append(f"transcript findings ({len(findings)}): model, task, format, what differs")
+        for f in findings:
+            lines.append(f"  {f['model']}  {f['task']}  {f['format'] or '-'}  {finding_text(f)}")
     return lines

@@ -6,15 +6,24 @@ strict, so ``"true"`` is not a boolean and ``"1"`` is not a number.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal
 
-import orjson
 from pydantic import ConfigDict, Field, field_validator
 
-from ingest.schema_base import Doc, Number, Timestamp
+from ingest.jsondoc import parse_json  # noqa: F401  (the documents' decoder)
+from ingest.schema_base import (
+    Doc,
+    Integer,
+    Label,
+    Number,
+    Timestamp,
+    column_int,
+    column_text,
+)
+from leaderboard.models import Attempt, Batch, Bench, Check, CheckResult, Model, Task
 from leaderboard.scoring import SCORING_RULES
 from leaderboard.slugs import RESERVED_BENCH_SLUGS, SLUG_RE
+from trajectories.models import VendorRequest
 
 
 def _slug(value: str) -> str:
@@ -26,10 +35,19 @@ def _slug(value: str) -> str:
 # -- manifest.json ---------------------------------------------------------------------------
 
 
+# Strings and integers stored in a column (see ingest.schema_base).
+BenchSlug = column_text(Bench, "slug")
+ModelSlug = column_text(Model, "slug")
+TaskSlug = column_text(Task, "slug")
+DisplayName = column_text(Model, "display_name")
+Harness = column_text(Model, "harness")
+VendorName = column_text(VendorRequest, "vendor")
+
+
 class BatchDoc(Doc):
-    id: int
+    id: column_int(Batch, "number")
     released_at: Timestamp
-    tasks: list[str]
+    tasks: list[TaskSlug]
 
     @field_validator("tasks")
     @classmethod
@@ -38,21 +56,21 @@ class BatchDoc(Doc):
 
 
 class CountsDoc(Doc):
-    models: int
-    tasks: int
-    released_tasks: int
-    attempts: int
+    models: Integer
+    tasks: Integer
+    released_tasks: Integer
+    attempts: Integer
 
 
 class ManifestDoc(Doc):
     schema_: Literal["v1"] = Field(alias="schema")
-    bench: str
-    title: str
-    revision: str
+    bench: BenchSlug
+    title: column_text(Bench, "title")
+    revision: column_text(Bench, "revision")
     generated_at: Timestamp
     scoring_rule: str
-    models: list[str]
-    tasks: list[str]
+    models: list[ModelSlug]
+    tasks: list[TaskSlug]
     batches: list[BatchDoc]
     counts: CountsDoc
 
@@ -83,21 +101,21 @@ class ManifestDoc(Doc):
 
 class SurfaceFigures(Doc):
     score: Number
-    tasks: int
+    tasks: Integer
 
 
 class LeaderboardRowDoc(Doc):
-    rank: int
+    rank: Integer
     model: str
-    display_name: str
+    display_name: DisplayName
     harness: str
     provider: str
     score: Number
-    tasks: int
-    flagged: int
+    tasks: Integer
+    flagged: Integer
     cost_usd: Number
     duration_s: Number
-    by_surface: dict[str, SurfaceFigures]
+    by_surface: dict[column_text(Task, "surface"), SurfaceFigures]
 
 
 class LeaderboardDoc(Doc):
@@ -109,9 +127,9 @@ class LeaderboardDoc(Doc):
 
 
 class MatrixTaskDoc(Doc):
-    id: str
-    title: str
-    surface: str
+    id: TaskSlug
+    title: column_text(Task, "title")
+    surface: column_text(Task, "surface")
     released: bool
 
     @field_validator("id")
@@ -124,7 +142,7 @@ class CellDoc(Doc):
     # A cell is exactly {"score", "flags"}.
     model_config = ConfigDict(extra="forbid", strict=True)
     score: Number
-    flags: list[str]
+    flags: list[Label]
 
     @field_validator("score")
     @classmethod
@@ -145,29 +163,29 @@ class MatrixDoc(Doc):
 
 class ModelInfoDoc(Doc):
     id: str
-    display_name: str
-    harness: str
-    provider: str
+    display_name: DisplayName
+    harness: Harness
+    provider: column_text(Model, "provider")
 
 
 class AggregateDoc(Doc):
     score: Number
-    tasks: int
-    flagged: int
+    tasks: Integer
+    flagged: Integer
     cost_usd: Number
     duration_s: Number
-    by_surface: dict[str, SurfaceFigures]
+    by_surface: dict[column_text(Task, "surface"), SurfaceFigures]
 
 
 class ModelAttemptRowDoc(Doc):
     task: str
     score: Number
-    checks_passed: int
-    checks_total: int
-    mandatory_failed: int
-    cost_usd: Number
+    checks_passed: Integer
+    checks_total: Integer
+    mandatory_failed: Integer
+    cost_usd: Number | None  # null: the harness did not report a cost (Harbor)
     duration_s: Number
-    flags: list[str]
+    flags: list[Label]
 
 
 class ModelFileDoc(Doc):
@@ -180,15 +198,15 @@ class ModelFileDoc(Doc):
 
 class TaskInfoDoc(Doc):
     id: str
-    title: str
-    surface: str
-    vendors: list[str]
-    batch: int
+    title: column_text(Task, "title")
+    surface: column_text(Task, "surface")
+    vendors: list[Label]
+    batch: Integer
 
 
 class CheckDefDoc(Doc):
-    name: str
-    level: str
+    name: column_text(Check, "name")
+    level: column_text(Check, "level")
     mandatory: bool
 
 
@@ -196,7 +214,7 @@ class TaskResultDoc(Doc):
     model: str
     score: Number
     checks: dict[str, bool]
-    flags: list[str]
+    flags: list[Label]
 
 
 class TaskFileDoc(Doc):
@@ -212,18 +230,21 @@ class TaskFileDoc(Doc):
 
 
 class CheckCountsDoc(Doc):
-    total: int
-    passed: int
-    failed: int
-    mandatory_failed: int
+    total: Integer
+    passed: Integer
+    failed: Integer
+    mandatory_failed: Integer
+
+
+Tokens = column_int(Attempt, "input_tokens")
 
 
 class CostDoc(Doc):
-    usd: Number
-    input_tokens: int
-    output_tokens: int
-    cache_read_tokens: int | None = None
-    cache_write_tokens: int | None = None
+    usd: Number | None  # null: the harness did not report a cost (Harbor); shown "unknown"
+    input_tokens: Tokens
+    output_tokens: Tokens
+    cache_read_tokens: Tokens | None = None
+    cache_write_tokens: Tokens | None = None
 
 
 class TimingDoc(Doc):
@@ -250,11 +271,11 @@ class SummaryDoc(Doc):
     bench: str
     model: str
     task: str
-    harness: str
+    harness: column_text(Attempt, "harness")
     score: Number
     scoring_rule: str
     checks: CheckCountsDoc
-    flags: list[str]
+    flags: list[Label]
     cost: CostDoc
     timing: TimingDoc
     hashes: HashesDoc
@@ -262,8 +283,8 @@ class SummaryDoc(Doc):
 
 
 class VerdictCheckDoc(Doc):
-    name: str
-    level: str
+    name: column_text(CheckResult, "name")
+    level: column_text(CheckResult, "level")
     mandatory: bool
     passed: bool
     detail: str | None = None
@@ -300,51 +321,21 @@ class TrajectoryHeadDoc(Doc):
 
 
 class VendorEntryDoc(Doc):
-    id: str
+    id: column_text(VendorRequest, "request_id")
     ts: Timestamp
-    direction: str
-    method: str
+    direction: column_text(VendorRequest, "direction")
+    method: column_text(VendorRequest, "method")
     path: str
     body: Any
-    status: int
+    status: column_int(VendorRequest, "status")
     response: Any
     query: dict[str, Any] | None = None
     headers: dict[str, Any] | None = None
     duration_ms: Number | None = None
     event: str | None = None
-    attempt: int | None = None
+    attempt: Integer | None = None
 
 
 class VendorLogDoc(Doc):
     schema_: Literal["v1"] = Field(alias="schema")
-    vendors: dict[str, list[VendorEntryDoc]]
-
-
-# -- decoding -------------------------------------------------------------------------------
-
-
-def _not_json(name: str) -> None:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def parse_json(data: bytes) -> Any:
-    """Decode a JSON document; raises ValueError with the position on failure.
-
-    orjson does the work (it is twice as fast as the standard library on large
-    trajectories); the standard library only explains a failure, or takes the
-    rare document orjson refuses (integers beyond 64 bits).
-    """
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError:
-        pass
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"not UTF-8 (byte {exc.start})") from None
-    try:
-        return json.loads(text, parse_constant=_not_json)
-    except json.JSONDecodeError as exc:
-        raise ValueError(
-            f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        ) from None
+    vendors: dict[VendorName, list[VendorEntryDoc]]

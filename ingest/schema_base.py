@@ -4,17 +4,94 @@ errors as (JSON path, message) pairs."""
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from datetime import datetime
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from django.conf import settings
+from django.db.backends.base.operations import BaseDatabaseOperations
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+)
+
+from leaderboard.models import Batch
 
 
 class Doc(BaseModel):
     model_config = ConfigDict(extra="allow", strict=True)
 
 
-Number = float
-Timestamp = str
+# What a release may hold is what every database stores alike, so SQLite and
+# PostgreSQL accept and refuse the same releases. Integer columns take the
+# portable ranges (Django's base ones, PostgreSQL's: SQLite's are wider);
+# strings for a column are at most its max_length and hold no NUL (PostgreSQL
+# refuses it in text; JSON fields keep one, see leaderboard.jsonsafe).
+_INT_RANGES = BaseDatabaseOperations.integer_field_ranges
+
+
+def _no_nul(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("holds a NUL character (U+0000)")
+    return value
+
+
+# A string kept in a JSON column as it is (flags, vendors): no NUL either.
+Label = Annotated[str, AfterValidator(_no_nul)]
+
+
+def column_text(model: type, name: str) -> Any:
+    """A string that fits ``model.name``'s column."""
+    length = model._meta.get_field(name).max_length
+    return Annotated[str, StringConstraints(max_length=length), AfterValidator(_no_nul)]
+
+
+def column_int(model: type, name: str) -> Any:
+    """An integer that fits ``model.name``'s column on every database."""
+    low, high = _INT_RANGES[model._meta.get_field(name).get_internal_type()]
+    return Annotated[int, Field(ge=low, le=high)]
+
+
+# Every number: finite and within BENCHVIEW_LIMITS["number_max_abs"], so sums
+# over a bench (costs, durations) stay finite too.
+NUMBER_MAX_ABS = settings.BENCHVIEW_LIMITS["number_max_abs"]
+Number = Annotated[float, Field(allow_inf_nan=False, ge=-NUMBER_MAX_ABS, le=NUMBER_MAX_ABS)]
+# An integer kept only inside JSON (counts, token figures): 64 bits.
+Integer = Annotated[
+    int, Field(ge=_INT_RANGES["BigIntegerField"][0], le=_INT_RANGES["BigIntegerField"][1])
+]
+
+_RFC3339 = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))"
+)
+
+
+def _rfc3339(value: str) -> str:
+    match = _RFC3339.fullmatch(value)
+    valid = match is not None
+    if valid:
+        year, month, day, hour, minute, second = (int(g) for g in match.groups()[:6])
+        try:
+            # A leap second (:60) is RFC 3339; datetime knows none.
+            datetime(year, month, day, hour, minute, min(second, 59))
+        except ValueError:
+            valid = False
+        if match.group(8) and (int(match.group(9)) > 23 or int(match.group(10)) > 59):
+            valid = False
+    if not valid:
+        raise ValueError(f"{value[:80]!r} is not an RFC 3339 timestamp (2026-01-31T09:30:00Z)")
+    return value
+
+
+Timestamp = Annotated[
+    str,
+    StringConstraints(max_length=Batch._meta.get_field("released_at").max_length),
+    AfterValidator(_rfc3339),
+]
 
 
 _MESSAGES = {

@@ -100,11 +100,12 @@ class Scrubber:
                 yield from self.json_findings(item, f"{path}[{i}]")
 
     def header_findings(self, vendor_log: Any) -> Iterator[Finding]:
+        # Any shape: a log of the wrong shape is the schema's to report.
         vendors = vendor_log.get("vendors") if isinstance(vendor_log, dict) else None
-        for vendor, entries in (vendors or {}).items():
+        for vendor, entries in (vendors if isinstance(vendors, dict) else {}).items():
             for i, entry in enumerate(entries if isinstance(entries, list) else []):
                 headers = entry.get("headers") if isinstance(entry, dict) else None
-                for name in headers or {}:
+                for name in headers if isinstance(headers, dict) else {}:
                     if self.is_dropped_header(name):
                         yield Finding("header", name, f"vendors.{vendor}[{i}].headers.{name}")
 

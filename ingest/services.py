@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import reset_queries, transaction
@@ -17,6 +16,7 @@ from ingest.plan import (
     model_signature,
     task_signature,
 )
+from ingest.progress import ProgressCallback
 from ingest.reader import ReleaseSource
 from ingest.scrub import Scrubber
 from leaderboard import jsonsafe
@@ -48,7 +48,7 @@ def release_import(
     staged: bool = False,
     expected_sha256: str | None = None,
     scrub: bool = False,
-    progress: Callable[[str], None] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> ImportResult:
     """Check ``source`` and write it, in one pass and one transaction.
 
@@ -264,8 +264,11 @@ def _write_tasks(plan: ImportPlan, bench: Bench, batches: dict[int, Batch]) -> d
         ticket = _ticket(plan, doc) if doc else ""
         batch_number, batch_position = in_batch.get(slug, (None, None))
         values = {
-            "title": doc.task.title if doc else entry.title,
-            "surface": doc.task.surface if doc else entry.surface,
+            # Public: the matrix's title and surface. Detail: the task file's.
+            "title": entry.title,
+            "surface": entry.surface,
+            "file_title": doc.task.title if doc else "",
+            "file_surface": doc.task.surface if doc else "",
             "vendors": doc.task.vendors if doc else [],
             "position": position,
             "batch": batches[batch_number] if batch_number is not None else None,

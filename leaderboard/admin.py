@@ -16,10 +16,12 @@ from django.db.models import Count
 from django.urls import reverse
 
 from leaderboard.models import Attempt, Check, CheckResult, Disagreement, Model, Task
+from leaderboard.visibility import can_see_staged
 
 
 def is_staff(request) -> bool:
-    return request.user.is_active and request.user.is_staff
+    # Staff see the admin, and in it staged batches: the site's one rule.
+    return can_see_staged(request.user)
 
 
 class _ViewOnly:

@@ -9,9 +9,11 @@ serves cannot drift apart.
 
 Staged batches count like live ones here (the format's "released" means "in a
 batch"), so the documents are the same for everyone and can be cached
-publicly. ``live_only=True`` is the export's view: staged batches are dropped
-as if they had never been released (no batch entry, ``released: false``, no
-attempt rows, no cost or time from their attempts).
+publicly, except a model file's attempt rows, which list a staged task's
+attempts to staff only (``staged_rows``). ``live_only=True`` is the export's
+view: staged batches are dropped as if they had never been released (no batch
+entry, ``released: false``, no attempt rows, no cost or time from their
+attempts).
 """
 
 from __future__ import annotations
@@ -82,7 +84,8 @@ def _live_sums(bench: Bench) -> dict[int, tuple[float, float]]:
     """
     sums: dict[int, list[float]] = defaultdict(lambda: [0.0, 0.0])
     rows = (
-        Attempt.objects.filter(bench=bench, has_detail=True, task__batch__live=True)
+        Attempt.objects.public()
+        .filter(bench=bench)
         .order_by("model_id", "task_id")
         .values_list("model_id", "cost_usd", "duration_s")
     )
@@ -172,18 +175,27 @@ def _model_attempt_row(a: Attempt) -> dict[str, Any]:
 
 
 def model_documents(
-    bench: Bench, *, live_only: bool = False, models: list[Model] | None = None
+    bench: Bench,
+    *,
+    live_only: bool = False,
+    staged_rows: bool = False,
+    models: list[Model] | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """``models/<model>.json`` of ``models`` (default: all), by model id; three queries."""
+    """``models/<model>.json`` of ``models`` (default: all), by model id; three queries.
+
+    Attempt rows of staged tasks are detail: listed only with ``staged_rows``
+    (for staff). Their scores, cost and time count in the aggregate all the same.
+    """
     if models is None:
         models = list(bench.models.order_by("slug"))
+    released = (
+        Attempt.objects.released() if staged_rows and not live_only else Attempt.objects.public()
+    )
     attempts = (
-        Attempt.objects.filter(bench=bench, has_detail=True, model__in=[m.pk for m in models])
+        released.filter(bench=bench, model__in=[m.pk for m in models])
         .select_related("task")
         .order_by("model_id", "task__slug")
     )
-    if live_only:
-        attempts = attempts.filter(task__batch__live=True)
     rows: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for a in attempts:
         rows[a.model_id].append(_model_attempt_row(a))
@@ -206,8 +218,12 @@ def model_documents(
     return documents
 
 
-def model_document(model: Model, *, live_only: bool = False) -> dict[str, Any]:
-    return model_documents(model.bench, live_only=live_only, models=[model])[model.slug]
+def model_document(
+    model: Model, *, live_only: bool = False, staged_rows: bool = False
+) -> dict[str, Any]:
+    return model_documents(
+        model.bench, live_only=live_only, staged_rows=staged_rows, models=[model]
+    )[model.slug]
 
 
 def task_documents(bench: Bench, tasks: list[Task]) -> dict[str, dict[str, Any]]:
@@ -254,8 +270,8 @@ def task_documents(bench: Bench, tasks: list[Task]) -> dict[str, dict[str, Any]]
             "bench": bench.slug,
             "task": {
                 "id": task.slug,
-                "title": task.title,
-                "surface": task.surface,
+                "title": task.file_title,
+                "surface": task.file_surface,
                 "vendors": list(task.vendors),
                 "batch": task.batch.number,
             },

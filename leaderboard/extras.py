@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from leaderboard import jsonsafe
+
 IDENTITY_KEYS = ("id", "model", "task", "name")
+
+
+def item_key(key: Any) -> str:
+    """A key of ``__items__``: storable in a JSON column (see jsonsafe)."""
+    return jsonsafe.text(str(key))
 
 
 def identity(item: Any, position: int) -> str:
@@ -19,7 +26,7 @@ def identity(item: Any, position: int) -> str:
         for key in IDENTITY_KEYS:
             value = item.get(key)
             if isinstance(value, str | int) and not isinstance(value, bool):
-                return str(value)
+                return item_key(value)
     return f"#{position}"
 
 
@@ -27,7 +34,7 @@ def merge_extras(doc: Any, tree: dict[str, Any] | None) -> Any:
     """Put the unknown fields of ``tree`` back into ``doc`` (in place); returns ``doc``."""
     if not tree or not isinstance(doc, dict):
         return doc
-    for key, value in tree.get("__extra__", {}).items():
+    for key, value in jsonsafe.unpack(tree.get("__extra__", {})).items():
         doc.setdefault(key, value)
     for field, subtree in tree.items():
         if field == "__extra__" or field not in doc:
@@ -41,5 +48,5 @@ def merge_extras(doc: Any, tree: dict[str, Any] | None) -> Any:
                 merge_extras(item, items.get(identity(item, position)))
         elif isinstance(target, dict):
             for key, item in target.items():
-                merge_extras(item, items.get(str(key)))
+                merge_extras(item, items.get(item_key(key)))
     return doc

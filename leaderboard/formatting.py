@@ -12,8 +12,21 @@ def score(value: float | None, percent: bool = False) -> str:
     return f"{value * 100:.1f}%" if percent else f"{value:.3f}"
 
 
+def pass_rate(passed: int, total: int) -> str:
+    """15 of 44 -> "34.1% (15/44)"; nothing to count -> a dash."""
+    if not total:
+        return DASH
+    return f"{passed / total * 100:.1f}% ({passed}/{total})"
+
+
 def usd(value: float | None) -> str:
     return DASH if value is None else f"${value:,.2f}"
+
+
+def cost(value: float | None) -> str:
+    """An attempt's cost: "$2.31", or "unknown" when the harness reported none
+    (never "$0.00")."""
+    return "unknown" if value is None else usd(value)
 
 
 def count(value: int | None) -> str:

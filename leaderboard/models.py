@@ -12,6 +12,8 @@ from django.db import models
 from django.db.models import Q
 
 from leaderboard import jsonsafe
+from leaderboard.scoring import PASS_RATE_RULES
+from leaderboard.visibility import can_see_staged
 
 
 class Bench(models.Model):
@@ -34,7 +36,7 @@ class Bench(models.Model):
 
     @property
     def is_pass_fail(self) -> bool:
-        return self.scoring_rule == "pass-fail"
+        return self.scoring_rule in PASS_RATE_RULES
 
 
 class BatchQuerySet(models.QuerySet):
@@ -129,18 +131,24 @@ class TaskQuerySet(models.QuerySet):
     def live(self) -> TaskQuerySet:
         return self.filter(batch__live=True)
 
+    def public(self) -> TaskQuerySet:
+        """Tasks whose detail everyone may see: those of live batches."""
+        return self.live()
+
     def visible_to(self, user) -> TaskQuerySet:
         """Tasks whose detail pages this user may see: live ones; staff also staged."""
-        if user is not None and user.is_active and user.is_staff:
-            return self.released()
-        return self.live()
+        return self.released() if can_see_staged(user) else self.public()
 
 
 class Task(models.Model):
     bench = models.ForeignKey(Bench, on_delete=models.CASCADE, related_name="tasks")
     slug = models.CharField(max_length=100)
+    # The matrix.json entry's title and surface: public, even while staged.
     title = models.CharField(max_length=500)
     surface = models.CharField(max_length=100)
+    # The tasks/ file's (blank without one): detail, like its vendors and ticket.
+    file_title = models.CharField(max_length=500, blank=True)
+    file_surface = models.CharField(max_length=100, blank=True)
     vendors = models.JSONField(default=list, blank=True)
     position = models.IntegerField(help_text="order in manifest.json")
     batch = models.ForeignKey(
@@ -198,9 +206,13 @@ class AttemptQuerySet(models.QuerySet):
         """Attempts whose evidence was released (an attempt folder was imported)."""
         return self.filter(has_detail=True)
 
+    def public(self) -> AttemptQuerySet:
+        """Released attempts whose evidence everyone may see: of live batches' tasks."""
+        return self.released().filter(task__batch__live=True)
+
     def visible_to(self, user) -> AttemptQuerySet:
-        tasks = Task.objects.visible_to(user)
-        return self.released().filter(task__in=tasks)
+        """Released attempts whose evidence this user may see (see leaderboard.visibility)."""
+        return self.released() if can_see_staged(user) else self.public()
 
 
 class Attempt(models.Model):

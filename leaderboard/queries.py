@@ -12,7 +12,7 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, IntegerField, OuterRef, Prefetch, Subquery, TextField
+from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, Subquery, TextField
 from django.db.models.functions import Cast, Coalesce
 from django.http import Http404
 
@@ -26,6 +26,7 @@ from leaderboard.models import (
     Model,
     Task,
 )
+from leaderboard.visibility import can_see_staged
 
 HOME_TOP_MODELS = 5
 # How an empty flag list reads as JSON text (SQLite, PostgreSQL).
@@ -167,7 +168,7 @@ class MatrixTask:
 
 def matrix_tasks(bench: Bench, user) -> list[MatrixTask]:
     """Every task of the bench, in no particular order: one query."""
-    staff = bool(user is not None and user.is_active and user.is_staff)
+    staff = can_see_staged(user)
     rows = Task.objects.filter(bench=bench).values_list(
         "pk", "slug", "title", "surface", "mean_score", "batch_id", "batch__live"
     )
@@ -245,9 +246,11 @@ def model_attempts(model: Model, user) -> list[Attempt]:
     )
 
 
-def model_disagreements(model: Model) -> list[Disagreement]:
+def model_disagreements(model: Model, user) -> list[Disagreement]:
+    """The model's figures that disagree, and its attempts' that the visitor may see."""
+    visible = Q(task__isnull=True) | Q(task__in=Task.objects.visible_to(user))
     return list(
-        Disagreement.objects.filter(model=model)
+        Disagreement.objects.filter(visible, model=model)
         .select_related("task")
         .order_by("task__slug", "source", "field", "pk")
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy
 
@@ -26,7 +27,7 @@ class CheckOutcome:
     level: str = ""
 
 
-def mandatory_gated(checks: Sequence[CheckOutcome]) -> float:
+def mandatory_gated(checks: Sequence[CheckOutcome], verdict: Mapping[str, Any]) -> float:
     """task-score-v4-mandatory-gated: 0 if a mandatory check failed, else the
     fraction of non-mandatory checks passed (1 when there are none)."""
     if any(c.mandatory and not c.passed for c in checks):
@@ -37,22 +38,53 @@ def mandatory_gated(checks: Sequence[CheckOutcome]) -> float:
     return sum(1 for c in optional if c.passed) / len(optional)
 
 
-def pass_fail(checks: Sequence[CheckOutcome]) -> float:
+def pass_fail(checks: Sequence[CheckOutcome], verdict: Mapping[str, Any]) -> float:
     """pass-fail: 1 when every check passed, else 0."""
     return 1.0 if all(c.passed for c in checks) else 0.0
 
 
-SCORING_RULES: dict[str, Callable[[Sequence[CheckOutcome]], float]] = {
+DEFAULT_REWARD_THRESHOLD = 1.0
+
+
+def reward_threshold(checks: Sequence[CheckOutcome], verdict: Mapping[str, Any]) -> float:
+    """reward-threshold (Harbor benches): 1 when the verdict's ``reward`` is at
+    least its ``threshold`` (default 1.0) and it records no ``exception`` (a
+    trial that crashed scores 0 whatever was rewarded), else 0. The checks are
+    shown for detail only: the verifier's reward is what decides."""
+    if verdict.get("exception"):
+        return 0.0
+    reward = verdict.get("reward")
+    threshold = verdict.get("threshold", DEFAULT_REWARD_THRESHOLD)
+    if not _is_number(reward) or not _is_number(threshold):
+        return 0.0
+    return 1.0 if reward >= threshold - TOLERANCE else 0.0
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+# Rule name -> rule. A rule sees the verdict's checks and the whole verdict
+# document (for rules that read more than the checks, such as a reward).
+SCORING_RULES: dict[str, Callable[[Sequence[CheckOutcome], Mapping[str, Any]], float]] = {
     "task-score-v4-mandatory-gated": mandatory_gated,
     "pass-fail": pass_fail,
+    "reward-threshold": reward_threshold,
 }
+# Rules whose task scores are 0 or 1: the site shows them as a pass rate with
+# its counts, "34.1% (15/44)".
+PASS_RATE_RULES = frozenset({"pass-fail", "reward-threshold"})
 
 
-def score_verdict(rule: str, checks: Sequence[CheckOutcome] | None) -> float:
+def score_verdict(
+    rule: str,
+    checks: Sequence[CheckOutcome] | None,
+    verdict: Mapping[str, Any] | None = None,
+) -> float:
     """The task score of one attempt; a missing verdict (None) scores 0."""
     if checks is None:
         return 0.0
-    return SCORING_RULES[rule](checks)
+    return SCORING_RULES[rule](checks, verdict or {})
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,26 @@ import pytest
 from ingest.reader import open_release
 from ingest.sample import generate_release
 from ingest.services import ImportRefused, release_import
+from tests import transcript_format
 
 # A small release: enough models, tasks and batches to exercise every page,
 # fast enough to import in every test that needs it.
 SMALL = {"models": 5, "tasks": 14, "released": 6, "seed": 7}
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, request):
+    """Tests marked ``worker`` run ``manage.py db_worker`` in a subprocess, which must
+    reach the test database: on SQLite that means a file instead of memory (only
+    when such a test is collected, so other runs keep the faster in-memory one)."""
+    from django.conf import settings
+
+    wants_worker = any(item.get_closest_marker("worker") for item in request.session.items)
+    main = settings.DATABASES["default"]
+    if wants_worker and main["ENGINE"] == "django.db.backends.sqlite3":
+        folder = request.getfixturevalue("tmp_path_factory").mktemp("worker-db")
+        main.setdefault("TEST", {})["NAME"] = str(folder / "test.sqlite3")
+        settings.DATABASES["progress"]["TEST"]["NAME"] = str(folder / "test.sqlite3-progress")
 
 
 @pytest.fixture(autouse=True)
@@ -92,3 +108,9 @@ def edit_json(path: Path, change) -> None:
     data = json.loads(path.read_text())
     result = change(data)
     path.write_text(json.dumps(data if result is None else result, indent=2))
+
+
+@pytest.fixture
+def lines_format(monkeypatch) -> str:
+    """The test transcript format of tests/transcript_format.py, registered."""
+    return transcript_format.register(monkeypatch)

@@ -88,6 +88,11 @@ def _event_chunks(attempt: Attempt) -> Iterator[bytes]:
 
 
 def trajectory_chunks(attempt: Attempt) -> Iterator[bytes] | None:
+    if attempt.evidence.events_from:
+        # The release had no trajectory.json: its events were normalised from
+        # transcript.jsonl, which is served, and re-imports to the same events.
+        return None
+
     def chunks() -> Iterator[bytes]:
         yield _open_object(attempt.evidence.trajectory_document(), "events")
         yield from _event_chunks(attempt)
@@ -163,6 +168,8 @@ def file_present(attempt: Attempt, filename: str) -> bool:
         return attempt.verdict is not None
     if filename == "vendor-requests.json":
         return attempt.evidence.vendor_log is not None
+    if filename == "trajectory.json":
+        return not attempt.evidence.events_from
     spec = ATTEMPT_FILES[filename]
     if spec.blob_field is not None:
         return getattr(attempt.evidence, f"{spec.blob_field}_id") is not None

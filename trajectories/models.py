@@ -97,6 +97,10 @@ class Evidence(models.Model):
     tool_calls_by_tool = models.JSONField(default=dict, blank=True)
     failed_tool_calls_by_tool = models.JSONField(default=dict, blank=True)
     requests_total = models.IntegerField(default=0)
+    # "": the events are the release's trajectory.json. Otherwise the release
+    # had no trajectory.json and the events were normalised from
+    # transcript.jsonl, written in the format named here.
+    events_from = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         verbose_name_plural = "evidence"
@@ -137,6 +141,9 @@ class Event(models.Model):
     output = models.TextField(null=True, blank=True)
     # The event as imported, without ``text`` and ``result.output``.
     doc = models.JSONField(default=dict)
+    # The transcript.jsonl line numbers (1-based, ascending) the event came
+    # from; None when the transcript could not be matched to the trajectory.
+    lines = models.JSONField(null=True, blank=True)
 
     objects = EventQuerySet.as_manager()
 
@@ -210,3 +217,58 @@ class VendorRequest(models.Model):
     def as_document(self) -> dict:
         """The log entry exactly as imported."""
         return jsonsafe.unpack(self.doc)
+
+
+class TranscriptCheck(models.Model):
+    """What the import read in one attempt's transcript.jsonl.
+
+    With a published trajectory.json, the transcript is normalised and
+    compared with it (``compared`` or ``differs``); without one, the events
+    came from it (``derived``). ``unrecognised``: its format is none the site
+    knows, a finding, never an import error. Lines that gave no event are
+    kept in ``unmapped`` with the normaliser's reason.
+    """
+
+    AGREES, DIFFERS, UNRECOGNISED, DERIVED = "agrees", "differs", "unrecognised", "derived"
+    STATUSES = (AGREES, DIFFERS, UNRECOGNISED, DERIVED)
+
+    attempt = models.OneToOneField(
+        Attempt, on_delete=models.CASCADE, related_name="transcript_check"
+    )
+    status = models.CharField(max_length=16, choices=[(s, s) for s in STATUSES])
+    format = models.CharField(max_length=64, blank=True)
+    # Why the transcript was not read (for ``unrecognised``).
+    note = models.TextField(blank=True)
+    # Fidelity findings, as fidelity.Difference.as_dict(), the first few only.
+    differences = models.JSONField(default=list, blank=True)
+    differences_total = models.IntegerField(default=0)
+    first_difference = models.IntegerField(null=True, blank=True)
+    # [[line, reason], ...], the first ``transcript_unmapped_max`` only.
+    unmapped = models.JSONField(default=list, blank=True)
+    unmapped_total = models.IntegerField(default=0)
+    lines_total = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["agrees", "differs", "unrecognised", "derived"]),
+                name="transcriptcheck_status_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="differs") | Q(differences_total=0),
+                name="transcriptcheck_differences_only_when_differs",
+            ),
+            models.CheckConstraint(
+                condition=Q(first_difference__isnull=True) | Q(first_difference__gte=0),
+                name="transcriptcheck_first_difference_non_negative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"transcript of {self.attempt_id}: {self.status}"
+
+    @property
+    def first_difference_shown(self) -> bool:
+        """The first differing event is one the page shows (not one only the transcript has)."""
+        total = self.attempt.evidence.events_total
+        return self.first_difference is not None and self.first_difference < total

@@ -15,17 +15,23 @@ from django.db.models.functions import Length, Substr
 from django.http import Http404
 
 from leaderboard.models import Attempt, CheckResult, Model, Task
-from trajectories.models import Event, VendorRequest
+from trajectories.models import Blob, Event, VendorRequest
 
 # Rows fetched from the database at a time while the page streams.
 EVENT_CHUNK = 1000
 
-EVENT_PAGE_FIELDS = ("index", "type", "ts", "tool", "ok", "exit_code", "doc")
+EVENT_PAGE_FIELDS = ("index", "type", "ts", "tool", "ok", "exit_code", "doc", "lines")
 
 
 def _attempts(user) -> QuerySet[Attempt]:
     return Attempt.objects.visible_to(user).select_related(
-        "bench", "model", "task", "task__batch", "evidence", "evidence__patch"
+        "bench",
+        "model",
+        "task",
+        "task__batch",
+        "evidence",
+        "evidence__patch",
+        "transcript_check",
     )
 
 
@@ -107,6 +113,25 @@ def event_full(attempt: Attempt, index: int) -> Event:
     found = Event.objects.filter(attempt=attempt, index=index).first()
     if found is None:
         raise Http404("No such event.")
+    return found
+
+
+def transcript_blob(attempt: Attempt) -> Blob:
+    """The attempt's transcript.jsonl (its bytes, if kept in the database), one query."""
+    return Blob.objects.get(pk=attempt.evidence.transcript_id)
+
+
+def event_of_line(attempt: Attempt) -> dict[int, int]:
+    """Transcript line number -> the first event that came from it; one query."""
+    found: dict[int, int] = {}
+    rows = (
+        Event.objects.filter(attempt=attempt, lines__isnull=False)
+        .order_by("index")
+        .values_list("index", "lines")
+    )
+    for index, lines in rows:
+        for line in lines:
+            found.setdefault(line, index)
     return found
 
 

@@ -17,9 +17,10 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from ingest.admin import views
+from ingest.admin import job_views, views
 from ingest.admin.publishing import batch_publish_recorded
-from ingest.models import ImportLock, ImportRecord
+from ingest.jobs import jobs_reap
+from ingest.models import ImportJob, ImportLock, ImportRecord
 from leaderboard.admin import BatchAdmin, BenchAdmin, ReadOnlyAdmin, is_staff
 from leaderboard.models import Batch, Bench
 
@@ -71,6 +72,17 @@ class ImportRecordAdmin(ReadOnlyAdmin):
 
         return [
             path("import/", wrap(views.import_start), name="ingest_import"),
+            path("import/job/<int:job_id>/", wrap(job_views.import_job), name="ingest_import_job"),
+            path(
+                "import/job/<int:job_id>/status.json",
+                wrap(job_views.import_job_status),
+                name="ingest_import_job_status",
+            ),
+            path(
+                "import/job/<int:job_id>/retry/",
+                wrap(job_views.import_job_retry),
+                name="ingest_import_job_retry",
+            ),
             path("import/upload/", wrap(views.import_upload), name="ingest_import_upload"),
             path("import/<str:token>/", wrap(views.import_preview), name="ingest_import_preview"),
             path("import/<str:token>/apply/", wrap(views.import_apply), name="ingest_import_apply"),
@@ -97,6 +109,31 @@ class ImportRecordAdmin(ReadOnlyAdmin):
         if not obj.problems:
             return "none"
         return format_html("<pre>{}</pre>", "\n".join(obj.problems))
+
+
+@admin.register(ImportJob)
+class ImportJobAdmin(ReadOnlyAdmin):
+    """Every admin import job with its state; each links to its job page."""
+
+    list_display = ["job", "state", "source_name", "user", "created_at", "finished_at", "tries"]
+    list_filter = ["state"]
+    search_fields = ["source_name", "error"]
+    list_select_related = ["user"]
+    list_display_links = None
+
+    @admin.display(description="job", ordering="pk")
+    def job(self, obj) -> str:
+        url = reverse("admin:ingest_import_job", args=[obj.pk])
+        return format_html('<a href="{}">job {}</a>', url, obj.pk)
+
+    def changelist_view(self, request, extra_context=None):
+        jobs_reap()  # a job whose worker died shows as failed, not running
+        return super().changelist_view(request, extra_context)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        if not object_id.isdecimal():
+            raise Http404("no such job")
+        return redirect("admin:ingest_import_job", int(object_id))
 
 
 @admin.register(ImportLock)

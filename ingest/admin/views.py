@@ -2,8 +2,8 @@
 
 A previewed release waits in a staged folder (``ingest.admin.staging``) whose
 token is kept in the staff member's session; only tokens from that session
-are honoured. Every path out of a preview removes the folder, except "another
-import is running", which keeps it so the same preview can be applied later.
+are honoured. Every path out of a preview removes the folder, except Apply,
+which hands an uploaded release to its import job (ingest.jobs, job_views).
 """
 
 from __future__ import annotations
@@ -14,17 +14,17 @@ from django.db.models import Count
 from django.http import HttpResponseNotAllowed
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
 from ingest.admin import import_dir
-from ingest.admin.services import apply_release, preview_release
+from ingest.admin.services import preview_release
 from ingest.admin.staging import Staged, sweep_stale
 from ingest.admin.uploads import BODY_OVERHEAD_BYTES, ReleaseUploadHandler
 from ingest.forms import ApplyForm, ServerPickForm, UploadForm
-from ingest.locks import ImportBusy
+from ingest.jobs import job_enqueue
 from ingest.models import ImportRecord
+from ingest.report import finding_text
 from leaderboard import formatting
 from leaderboard.models import Bench
 
@@ -44,7 +44,8 @@ def import_start(request, *, model_admin):
         else:
             staged = Staged.create()
             try:
-                return _preview(request, model_admin, staged, path=path, meta={"name": name})
+                meta = {"name": name, "bench": pick_form.cleaned_data["bench"] or None}
+                return _preview(request, model_admin, staged, path=path, meta=meta)
             finally:
                 _remove_unless_pending(request, staged)
     return _start_page(request, model_admin, pick_form=pick_form)
@@ -78,13 +79,15 @@ def _upload(request, model_admin, staged: Staged, handler: ReleaseUploadHandler)
     if not form.is_valid():
         return _start_page(request, model_admin, upload_form=form)
     name = form.cleaned_data["archive"].name
-    meta = {"name": name, "upload": name}
+    meta = {"name": name, "upload": name, "bench": form.cleaned_data["bench"] or None}
     return _preview(request, model_admin, staged, path=staged.upload_dir / name, meta=meta)
 
 
 def _preview(request, model_admin, staged: Staged, *, path, meta: dict):
     """Check the release; keep it staged and show the preview, or say what is wrong."""
-    preview = preview_release(path=path, name=meta["name"], user=request.user)
+    preview = preview_release(
+        path=path, name=meta["name"], user=request.user, bench=meta.get("bench")
+    )
     if preview.document is None:
         error = f"This release cannot be read, so nothing was written: {preview.record.message}"
         return _start_page(request, model_admin, upload_error=error, status=400)
@@ -124,29 +127,21 @@ def import_apply(request, token: str, *, model_admin):
         _discard(request, staged)
         messages.error(request, str(exc))
         return redirect("admin:ingest_import")
-    try:
-        record = apply_release(
-            path=path,
-            name=meta["name"],
-            expected_sha256=meta["sha256"],
-            publish=form.cleaned_data["publish"],
-            user=request.user,
-        )
-    except ImportBusy as exc:
-        messages.error(request, str(exc))
-        return redirect("admin:ingest_import_preview", token)
-    _discard(request, staged)
-    record_url = reverse("admin:ingest_importrecord_change", args=[record.pk])
-    if record.outcome in ("refused", "failed"):
-        messages.error(
-            request, f"Nothing was written: {record.message}. Preview the release again."
-        )
-        return redirect(record_url)
-    messages.success(request, f"{record.bench} revision {record.revision}: {record.message}.")
-    bench = Bench.objects.filter(slug=record.bench).first()
-    if bench is None:
-        return redirect(record_url)
-    return redirect("admin:leaderboard_bench_change", bench.pk)
+    job = job_enqueue(
+        path=path,
+        name=meta["name"],
+        expected_sha256=meta["sha256"],
+        staged=not form.cleaned_data["publish"],
+        user=request.user,
+        staging_token=staged.token if "upload" in meta else "",
+        bench=meta.get("bench"),
+    )
+    # The staged folder stays for the worker (and a retry); the job removes
+    # it once applied, the sweep a day later otherwise.
+    _forget(request, staged)
+    if "upload" not in meta:
+        staged.remove()
+    return redirect("admin:ingest_import_job", job.pk)
 
 
 @require_POST
@@ -170,6 +165,10 @@ def _pending(request, token: str) -> Staged | None:
 
 def _discard(request, staged: Staged) -> None:
     staged.remove()
+    _forget(request, staged)
+
+
+def _forget(request, staged: Staged) -> None:
     request.session[SESSION_KEY] = [
         t for t in request.session.get(SESSION_KEY, []) if t != staged.token
     ]
@@ -251,6 +250,11 @@ def _preview_page(request, model_admin, document: dict, *, token, apply_form=Non
         more_problems=max(len(document["problems"]) - limit, 0),
         disagreements=summary.get("disagreements", [])[:limit],
         more_disagreements=max(len(summary.get("disagreements", [])) - limit, 0),
+        transcript_findings=[
+            {**f, "text": finding_text(f)} for f in summary.get("transcript_findings", [])[:limit]
+        ],
+        more_transcript_findings=max(len(summary.get("transcript_findings", [])) - limit, 0),
+        derived=len(summary.get("derived", [])),
         score_changes=[{**c, "delta_text": _delta(c)} for c in document["score_changes"]],
         token=token,
         apply_form=apply_form,

@@ -184,11 +184,8 @@ def _tool_call(ctx: Ctx, *, big: bool = False) -> dict[str, Any]:
             )
         elif harness == "codex":
             tool, inp = "apply_patch", {"changes": [{"path": rel, "kind": "update"}]}
-            output = (
-                f"Success. Updated the following files:\nM {rel}"
-                if ok
-                else f"apply_patch verification failed: context not found in {rel}"
-            )
+            # A file_change item lists its changes and says nothing more.
+            output = f"update {rel}"
         else:
             tool, inp = "edit", {"filePath": abs_path, "oldString": old, "newString": new}
             output = "Edit applied successfully." if ok else "oldString not found in content"
@@ -212,11 +209,17 @@ def _tool_call(ctx: Ctx, *, big: bool = False) -> dict[str, Any]:
             "input": inp,
             "result": {"ok": True, "output": output, "exit_code": None},
         }
+    if harness == "codex":
+        # A web_search item carries the query and no result text.
+        inp = {"query": f"{ctx.vendor} webhook signature header"}
+        return {
+            "tool": "web_search",
+            "input": inp,
+            "result": {"ok": True, "output": "", "exit_code": None},
+        }
     url = f"https://docs.{ctx.vendor}.sim.test/api/webhooks"
     if harness == "claude-code":
         tool, inp = "WebFetch", {"url": url, "prompt": "How are webhook signatures computed?"}
-    elif harness == "codex":
-        tool, inp = "web_search", {"query": f"{ctx.vendor} webhook signature header"}
     else:
         tool, inp = "webfetch", {"url": url, "format": "markdown"}
     return {
@@ -255,7 +258,9 @@ def _body_event(ctx: Ctx, big: bool) -> dict[str, Any]:
         return {"type": "message", "text": _text(MESSAGES, ctx)}
     if kind == "reasoning":
         return {"type": "reasoning", "text": _text(REASONING, ctx)}
-    if ctx.rng.random() < 0.6:
+    # Claude Code's stream-json has no line for a harness-side warning; its
+    # errors are the provider's (synthetic assistant messages).
+    if ctx.rng.random() < 0.6 or model.harness == "claude-code":
         return {"type": "error", "source": "provider", "text": ctx.rng.choice(_PROVIDER_ERRORS)}
     return {"type": "error", "source": "harness", "text": ctx.rng.choice(_HARNESS_ERRORS)}
 
@@ -314,4 +319,29 @@ def build_trajectory(ctx: Ctx) -> tuple[list[dict[str, Any]], int]:
         events.append(event)
         ctx.times.append(clock)
         clock += step
-    return events, clock
+    return _as_recorded(events, ctx, model.harness), clock
+
+
+def _as_recorded(events: list[dict[str, Any]], ctx: Ctx, harness: str) -> list[dict[str, Any]]:
+    """Only what the harness's own transcript records, so the two agree.
+
+    The exporter's trajectory is the transcript normalised: codex exec and
+    opencode run print no session header and no prompt, codex exec no time
+    at all, and opencode prints a tool part only once it has finished.
+    """
+    if harness == "claude-code":
+        return events
+    kept, times = [], []
+    for event, at in zip(events, ctx.times, strict=True):
+        if event["type"] in ("system", "user"):
+            continue
+        if harness == "opencode" and event["type"] == "tool_call" and event["result"] is None:
+            continue
+        if harness == "codex":
+            event.pop("ts")
+            event.pop("duration_ms", None)
+        event["index"] = len(kept)
+        kept.append(event)
+        times.append(at)
+    ctx.times[:] = times
+    return kept

@@ -16,7 +16,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from leaderboard.queries import CELL_DETAIL, CELL_SCORE, MatrixTask, cell_flags
-from leaderboard.templatetags.board import heat_class
+from leaderboard.templatetags.board import heat_class, pass_rate
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,8 @@ class MatrixRow:
     harness: str
     score: float
     rank: int
+    passed: int = 0
+    tasks: int = 0
 
 
 def _address_prefix(name: str, *args: str) -> str:
@@ -58,7 +60,7 @@ def matrix_body(
     for row in rows:
         slug = escape(row.slug)
         attempt_prefix = escape(_address_prefix("attempt", bench, row.slug))
-        shown = f"{row.score * 100:.1f}%" if percent else f"{row.score:.3f}"
+        shown = escape(pass_rate(row)) if percent else f"{row.score:.3f}"
         out.append(
             f'<tr><th scope="row" class="m-name">'
             f'<a href="{model_prefix}{slug}/">{escape(row.display_name)}</a>'

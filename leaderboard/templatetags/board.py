@@ -18,6 +18,7 @@ HEAT_STEPS = 10
 
 register.filter("score", formatting.score)
 register.filter("usd", formatting.usd)
+register.filter("cost", formatting.cost)
 register.filter("duration", formatting.duration)
 register.filter("size", formatting.size)
 
@@ -25,9 +26,7 @@ register.filter("size", formatting.size)
 @register.filter
 def pass_rate(model) -> str:
     """A pass-fail model's pass rate with its counts: "34.1% (15/44)"."""
-    if not model.tasks:
-        return "–"
-    return f"{model.passed / model.tasks * 100:.1f}% ({model.passed}/{model.tasks})"
+    return formatting.pass_rate(model.passed, model.tasks)
 
 
 def heat_class(value: float | None) -> str:

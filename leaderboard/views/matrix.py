@@ -85,7 +85,7 @@ def matrix(request, bench: str):
 
     all_models = list(
         Model.objects.filter(bench=bench).values_list(
-            "pk", "slug", "display_name", "harness", "score", "rank"
+            "pk", "slug", "display_name", "harness", "score", "rank", "passed", "tasks"
         )
     )
     rows = [

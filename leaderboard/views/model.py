@@ -65,7 +65,7 @@ def model(request, bench: str, model: str):
             "attempts": attempts,
             "sort": sort,
             "bars": bars,
-            "disagreements": queries.model_disagreements(entry),
+            "disagreements": queries.model_disagreements(entry, request.user),
             "percent": percent,
         },
     )

@@ -1,4 +1,4 @@
-"""Journey 4 (spec/site.md): staff upload a new batch, read the preview, apply, publish."""
+"""Journey 4 (spec/site.md): staff upload a batch, preview, apply (a worker's job), publish."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
+from ingest.models import ImportJob
 from ingest.sample import generate_release
 from leaderboard.models import Batch, Task
 from tests.conftest import import_path
+from tests.workers import db_worker
 
 SIZE = {"models": 3, "tasks": 14, "events": 6, "seed": 11}
 
@@ -28,6 +30,8 @@ def two_releases(tmp_path):
 
 
 @pytest.mark.browser
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True, databases=["default", "progress"])
 def test_staff_upload_preview_apply_and_publish_a_new_batch(
     page, live_server, two_releases, settings, tmp_path
 ):
@@ -53,7 +57,22 @@ def test_staff_upload_preview_apply_and_publish_a_new_batch(
 
     page.uncheck("#id_publish")
     page.click("text=Apply this import")
-    expect(page.locator(".messagelist")).to_contain_text("new batches staged (staff only)")
+    # Apply answers at once with the job's page; nothing runs until a worker does.
+    expect(page.locator("h1")).to_contain_text("Import job")
+    expect(page.locator("#job-state")).to_have_text("queued")
+    expect(page.locator("#job-bar")).to_be_visible()
+    assert not Batch.objects.filter(number=2).exists()
+
+    with db_worker():
+        # The page follows the job by itself (status polling), then shows the report.
+        expect(page.locator("#job-report")).to_contain_text(
+            "new batches staged (staff only)", timeout=90_000
+        )
+    job = ImportJob.objects.get()
+    assert job.state == "done" and job.record.outcome == "applied"
+    report_batches = page.locator("table.import-changes tr", has_text="batches")
+    expect(report_batches.locator("td").first).to_have_text("1")
+    page.click("text=integration-bench: batches and publishing")
     new_tasks = list(Task.objects.filter(batch__number=2).values_list("slug", flat=True))
     assert len(new_tasks) == 3
     assert not Batch.objects.get(number=2).live

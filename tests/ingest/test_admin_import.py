@@ -1,4 +1,4 @@
-"""Admin import: permissions, preview, apply, refusals, bad uploads, staged files (issue 6)."""
+"""Admin import: permissions, preview, apply (as a job), refusals, bad uploads, staged files."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import tarfile
 import time
 import zipfile
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from django.contrib.admin.models import LogEntry
@@ -20,12 +21,14 @@ from django.urls import reverse
 
 from ingest.admin.staging import staging_root
 from ingest.locks import import_lock
-from ingest.models import ImportRecord
+from ingest.models import ImportJob, ImportRecord
 from leaderboard.models import Batch, Bench, Model
 from tests.conftest import edit_json
 
 START = "admin:ingest_import"
 UPLOAD = "admin:ingest_import_upload"
+# Applying goes through an import job, whose progress row has its own connection.
+pytestmark = pytest.mark.django_db(databases=["default", "progress"])
 
 
 # --- helpers, shared with the other test_admin_* modules ------------------------------------
@@ -67,6 +70,30 @@ def token_of(response) -> str:
 def apply(client: Client, token: str, *, publish: bool = True):
     data = {"publish": "on"} if publish else {}
     return client.post(reverse("admin:ingest_import_apply", args=[token]), data)
+
+
+def run_jobs() -> None:
+    """Work the task queue in this process until it is empty, as ``db_worker`` does.
+
+    The worker closes "old" connections between tasks, and inside a test's
+    transaction that would close the test's own connection (Django's test
+    client skips the same call around its requests), so it is skipped here.
+    """
+    with mock.patch("django_tasks_db.management.commands.db_worker.close_old_connections"):
+        call_command(
+            "db_worker", batch=True, reload=False, startup_delay=False, interval=0, verbosity=0
+        )
+
+
+def apply_and_run(client: Client, token: str, **kwargs) -> ImportJob:
+    """Apply (which only queues the job and shows its page), then run the job."""
+    response = apply(client, token, **kwargs)
+    job = ImportJob.objects.latest("pk")
+    assert response["Location"] == reverse("admin:ingest_import_job", args=[job.pk])
+    assert job.state == "queued"
+    run_jobs()
+    job.refresh_from_db()
+    return job
 
 
 @pytest.fixture(autouse=True)
@@ -180,7 +207,7 @@ def test_a_release_with_problems_shows_each_problem_and_cannot_be_applied(
 # --- apply -----------------------------------------------------------------------------------
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, databases=["default", "progress"])
 def test_an_admin_import_gives_the_same_database_as_the_command_line(
     small_release_dir, small_archive
 ):
@@ -188,21 +215,40 @@ def test_an_admin_import_gives_the_same_database_as_the_command_line(
     call_command("flush", interactive=False, verbosity=0)
     client = Client()
     client.force_login(make_user("stafford"))
-    response = apply(client, token_of(upload(client, small_archive)))
-    assert response.status_code == 302
-    bench = Bench.objects.get()
-    assert response["Location"] == reverse("admin:leaderboard_bench_change", args=[bench.pk])
+    job = apply_and_run(client, token_of(upload(client, small_archive)))
+    assert job.state == "done"
     from_admin = dump()
     assert staged_folders() == []
+    page = client.get(reverse("admin:ingest_import_job", args=[job.pk])).content.decode()
+    bench = Bench.objects.get()
+    assert reverse("admin:leaderboard_bench_change", args=[bench.pk]) in page
 
     call_command("flush", interactive=False, verbosity=0)
     call_command("import_release", str(small_release_dir), stdout=io.StringIO())
     assert dump() == from_admin
 
 
+def test_applying_answers_at_once_with_the_queued_job_and_writes_nothing(
+    staff_client, small_archive
+):
+    token = token_of(upload(staff_client, small_archive))
+    response = apply(staff_client, token)
+    job = ImportJob.objects.get()
+    assert response["Location"] == reverse("admin:ingest_import_job", args=[job.pk])
+    assert not Bench.objects.exists()
+    assert not ImportRecord.objects.filter(action="import").exists()
+    page = staff_client.get(response["Location"]).content.decode()
+    assert "Waiting for a worker" in page
+    assert '<meta http-equiv="refresh"' in page  # inside <noscript>: works without scripts
+    status = staff_client.get(reverse("admin:ingest_import_job_status", args=[job.pk])).json()
+    assert (status["state"], status["finished"]) == ("queued", False)
+    assert [p.name for p in staged_folders()] == [token]  # kept for the worker
+
+
 def test_applying_records_the_import_and_logs_it(staff_client, staff, small_archive):
-    apply(staff_client, token_of(upload(staff_client, small_archive)))
+    job = apply_and_run(staff_client, token_of(upload(staff_client, small_archive)))
     record = ImportRecord.objects.get(action="import")
+    assert job.record == record and job.state == "done"
     assert (record.outcome, record.user, record.via, record.staged) == (
         "applied",
         staff,
@@ -215,8 +261,22 @@ def test_applying_records_the_import_and_logs_it(staff_client, staff, small_arch
     assert all(b.live for b in Batch.objects.all())
 
 
+def test_the_done_job_page_reports_the_changes_and_the_disagreements(staff_client, small_archive):
+    job = apply_and_run(staff_client, token_of(upload(staff_client, small_archive)))
+    page = staff_client.get(reverse("admin:ingest_import_job", args=[job.pk])).content.decode()
+    assert "integration-bench revision" in page and "applied" in page
+    assert 'class="import-changes"' in page
+    assert "http-equiv" not in page and "admin-import-job.js" not in page  # finished: no polling
+    disagreements = job.record.summary["disagreements"]
+    if disagreements:
+        assert disagreements[0]["task"] in page
+    status = staff_client.get(reverse("admin:ingest_import_job_status", args=[job.pk])).json()
+    assert status["finished"] and status["state"] == "done"
+    assert status["done"] == status["total"] == job.record.summary["attempts"]
+
+
 def test_unchecking_publish_keeps_the_new_batches_staged(staff_client, small_archive):
-    apply(staff_client, token_of(upload(staff_client, small_archive)), publish=False)
+    apply_and_run(staff_client, token_of(upload(staff_client, small_archive)), publish=False)
     assert Batch.objects.exists()
     assert not Batch.objects.filter(live=True).exists()
     assert ImportRecord.objects.get(action="import").staged
@@ -230,29 +290,52 @@ def test_a_release_that_changed_since_its_preview_is_refused(
     token = token_of(staff_client.post(reverse(START), {"name": "release"}))
     edit_json(imports / "release" / "manifest.json", lambda m: m.update(title="Changed"))
 
-    response = apply(staff_client, token)
+    job = apply_and_run(staff_client, token)
     assert not Bench.objects.exists()
     assert staged_folders() == []
     record = ImportRecord.objects.get(action="import")
-    assert record.outcome == "refused"
-    assert "changed since it was previewed" in record.message
-    follow = staff_client.get(response["Location"])
-    assert "Preview the release again" in follow.content.decode()
+    assert record.outcome == "refused" and job.record == record
+    assert job.state == "failed" and "changed since it was previewed" in job.error
+    page = staff_client.get(reverse("admin:ingest_import_job", args=[job.pk])).content.decode()
+    assert "changed since it was previewed" in page and "Retry this job" in page
 
 
-def test_a_second_import_is_told_another_one_is_running(staff_client, small_archive):
+def test_a_job_finding_another_import_running_fails_and_can_be_retried(staff_client, small_archive):
     token = token_of(upload(staff_client, small_archive))
     with import_lock(holder="alice importing other.tar.gz"):
-        response = apply(staff_client, token)
-        assert response["Location"] == reverse("admin:ingest_import_preview", args=[token])
-        page = staff_client.get(response["Location"])
-        assert "Another import is running (alice importing other.tar.gz" in page.content.decode()
+        job = apply_and_run(staff_client, token)
+        assert job.state == "failed"
+        assert "Another import is running (alice importing other.tar.gz" in job.error
         assert not Bench.objects.exists()
         assert [p.name for p in staged_folders()] == [token]  # kept, to try again
     assert ImportRecord.objects.get(action="import").outcome == "refused"
 
-    apply(staff_client, token)
+    retry = reverse("admin:ingest_import_job_retry", args=[job.pk])
+    assert staff_client.post(retry)["Location"] == reverse("admin:ingest_import_job", args=[job.pk])
+    job.refresh_from_db()
+    assert (job.state, job.tries, job.error) == ("queued", 2, "")
+    run_jobs()
+    job.refresh_from_db()
+    assert job.state == "done" and job.record.outcome == "applied"
     assert Bench.objects.exists()
+    assert staged_folders() == []
+
+
+def test_only_a_failed_job_can_be_retried(staff_client, small_archive):
+    job = apply_and_run(staff_client, token_of(upload(staff_client, small_archive)))
+    staff_client.post(reverse("admin:ingest_import_job_retry", args=[job.pk]))
+    job.refresh_from_db()
+    assert (job.state, job.tries) == ("done", 1)
+
+
+def test_the_history_lists_every_job_with_its_state(staff_client, small_archive):
+    done = apply_and_run(staff_client, token_of(upload(staff_client, small_archive)))
+    apply(staff_client, token_of(upload(staff_client, small_archive)))
+    queued = ImportJob.objects.latest("pk")
+    page = staff_client.get(reverse("admin:ingest_importjob_changelist")).content.decode()
+    for job in (done, queued):
+        assert reverse("admin:ingest_import_job", args=[job.pk]) in page
+    assert ">done<" in page and ">queued<" in page
 
 
 # --- staged files ------------------------------------------------------------------------------
@@ -382,7 +465,7 @@ def test_a_release_on_the_server_is_picked_by_name(staff_client, small_release_d
     page = staff_client.get(reverse(START)).content.decode()
     assert '<option value="release">release</option>' in page
     token = token_of(staff_client.post(reverse(START), {"name": "release"}))
-    apply(staff_client, token)
+    apply_and_run(staff_client, token)
     assert Model.objects.count() == 5
     assert staged_folders() == []
     assert (Path(settings.BENCHVIEW_IMPORT_DIR) / "release").is_dir()  # the pick is not removed

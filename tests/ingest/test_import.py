@@ -286,7 +286,8 @@ def test_a_reserved_bench_id_is_refused(release_copy):
 
 @pytest.mark.django_db
 def test_a_missing_required_file_is_named(release_copy, small_release_dir):
-    target = first_attempt_dir(release_copy) / "trajectory.json"
+    # (trajectory.json is optional: transcript.jsonl can stand in for it.)
+    target = first_attempt_dir(release_copy) / "summary.json"
     target.unlink()
     said = _seeded_then_failing(release_copy, small_release_dir)
     assert f"{target.relative_to(release_copy).as_posix()}: required file is missing" in said

@@ -639,3 +639,37 @@ def test_a_killed_readers_unpacked_folder_is_removed_by_the_next_open(tmp_path, 
         assert not left.exists()
         assert source.read("matrix.json") == b"{}"
     assert list(scratch.iterdir()) == []
+
+
+# --- open_tree: any root, same limits --------------------------------------------------------
+
+JOBS = {
+    "job-a/result.json": b"{}",
+    "job-a/fix-bug__abc1234/result.json": b"{}",
+    "job-b/result.json": b"{}",
+}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_open_tree_reads_a_tree_without_a_manifest_and_strips_nothing(kind, tmp_path):
+    path = build(kind, tmp_path, JOBS)
+    with reader.open_tree(path, limits=LIMITS) as source:
+        assert source.names() == sorted(JOBS)
+        assert source.read("job-a/fix-bug__abc1234/result.json") == b"{}"
+    # The same tree is no release.
+    assert refusal(path).rule == "no-manifest"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_open_tree_keeps_the_size_and_escape_refusals(kind, tmp_path):
+    big = build(kind, tmp_path, {"job/result.json": b"x" * (2 * MiB + 1)})
+    with pytest.raises(ReleaseReadError) as caught:
+        reader.open_tree(big, limits=LIMITS)
+    assert caught.value.rule == "too-large"
+
+
+def test_open_tree_refuses_an_escaping_archive_entry(tmp_path):
+    path = make_zip(tmp_path / "evil.zip", {"../result.json": b"{}"})
+    with pytest.raises(ReleaseReadError) as caught:
+        reader.open_tree(path, limits=LIMITS)
+    assert caught.value.rule == "path-escape"

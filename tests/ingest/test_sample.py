@@ -414,12 +414,17 @@ def test_trajectories_are_contiguous_and_varied(default_release):
         doc = load(folder / "trajectory.json")
         events = doc["events"]
         assert [e["index"] for e in events] == list(range(len(events)))
-        assert events[0]["type"] == "system"
-        assert events[1]["type"] == "user"
-        assert events[1]["text"] == (folder / "problem.md").read_text(encoding="utf-8")
         opencode = doc["harness"] == "opencode"
+        if doc["harness"] == "claude-code":
+            # Only Claude's stream prints the session header and the prompt.
+            assert events[0]["type"] == "system"
+            assert events[1]["type"] == "user"
+            assert events[1]["text"] == (folder / "problem.md").read_text(encoding="utf-8")
+        else:
+            assert {"system", "user"}.isdisjoint(e["type"] for e in events)
         for event in events:
-            assert "ts" in event
+            # codex exec --json carries no time; the other two stamp every line.
+            assert ("ts" in event) == (doc["harness"] != "codex")
             if event["type"] == "tool_call":
                 result = event["result"]
                 if result is None:

@@ -223,3 +223,13 @@ def test_leaderboard_query_count_does_not_grow_with_models_or_tasks(
 
 def test_an_unknown_bench_answers_404(client, db):
     assert client.get(reverse("bench", args=["no-such-bench"])).status_code == 404
+
+
+def test_reward_threshold_benches_show_the_pass_rate_with_its_counts_on_board_and_matrix(
+    client, bench
+):
+    type(bench).objects.filter(pk=bench.pk).update(scoring_rule="reward-threshold")
+    Model.objects.filter(bench=bench, rank=1).update(passed=15, tasks=44)
+    for name in ("bench", "matrix"):
+        html = client.get(reverse(name, args=[bench.slug])).content.decode()
+        assert "34.1% (15/44)" in html, name

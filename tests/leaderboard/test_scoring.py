@@ -86,3 +86,23 @@ def test_the_bootstrap_interval_is_stable_for_a_seed_and_brackets_the_mean():
     low, high = first
     assert low <= sum(scores) / len(scores) <= high
     assert bootstrap_interval([], seed="x") is None
+
+
+def test_reward_threshold_passes_a_reward_at_or_above_the_threshold():
+    checks = [check("t1", False)]  # ctrf detail never decides the score
+    assert score_verdict("reward-threshold", checks, {"reward": 1.0}) == 1.0
+    assert score_verdict("reward-threshold", checks, {"reward": 0.99}) == 0.0
+    assert score_verdict("reward-threshold", [], {"reward": 0.5, "threshold": 0.5}) == 1.0
+    assert score_verdict("reward-threshold", [], {"reward": 0.49, "threshold": 0.5}) == 0.0
+
+
+def test_reward_threshold_scores_zero_without_a_numeric_reward():
+    assert score_verdict("reward-threshold", [check("t", True)], {}) == 0.0
+    assert score_verdict("reward-threshold", [], {"reward": True}) == 0.0
+    assert score_verdict("reward-threshold", [], {"reward": "1"}) == 0.0
+    assert score_verdict("reward-threshold", None, {"reward": 1.0}) == 0.0
+
+
+def test_reward_threshold_scores_zero_when_the_trial_ended_in_an_exception():
+    verdict = {"reward": 1.0, "exception": "AgentTimeoutError"}
+    assert score_verdict("reward-threshold", [], verdict) == 0.0

@@ -46,6 +46,7 @@ def page_addresses(bench) -> list[str]:
         reverse("model", args=[b, first.model.slug]),
         reverse("task", args=[b, first.task.slug]),
         reverse("attempt", args=[b, first.model.slug, first.task.slug]),
+        reverse("attempt-transcript", args=[b, first.model.slug, first.task.slug]),
         reverse("compare", args=[b, first.task.slug, first.model.slug, other.model.slug]),
         reverse("analysis-tool-failures", args=[b]),
         reverse("analysis-protocol", args=[b]),

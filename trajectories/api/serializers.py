@@ -64,13 +64,20 @@ class ModelSerializer(serializers.ModelSerializer):
 class TaskSerializer(serializers.ModelSerializer):
     id = serializers.CharField(source="slug")
     bench = serializers.CharField(source="bench.slug")
-    vendors = serializers.JSONField()
+    vendors = serializers.JSONField(help_text="null unless you may see the task's detail")
     released = serializers.BooleanField(source="is_released")
     batch = serializers.IntegerField(source="batch.number", allow_null=True, default=None)
 
     class Meta:
         model = Task
         fields = ["id", "bench", "title", "surface", "vendors", "released", "batch", "mean_score"]
+
+    def to_representation(self, task):
+        data = super().to_representation(task)
+        # The vendors are the task file's: detail, like the rest of a staged task's file.
+        if not task.detail_visible:
+            data["vendors"] = None
+        return data
 
 
 # Attempt fields that come from the attempt's released evidence: null unless

@@ -59,9 +59,20 @@ class TaskViewSet(_List):
 
     serializer_class = serializers.TaskSerializer
     filterset_class = filters.TaskFilter
-    queryset = Task.objects.select_related("bench", "batch").order_by(
-        "bench__slug", "position", "pk"
-    )
+
+    def get_queryset(self):
+        visible = Task.objects.visible_to(self.request.user)
+        return (
+            Task.objects.select_related("bench", "batch")
+            .annotate(
+                detail_visible=Case(
+                    When(pk__in=visible.values("pk"), then=Value(True)),
+                    default=Value(False),
+                    output_field=BooleanField(),
+                )
+            )
+            .order_by("bench__slug", "position", "pk")
+        )
 
 
 def _visible_attempts(request) -> QuerySet[Attempt]:

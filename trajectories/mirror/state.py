@@ -50,7 +50,8 @@ def fingerprint(bench: Bench) -> str:
 
     feed([[bench.slug, bench.title, bench.revision, bench.generated_at, bench.scoring_rule]])
     feed([bench.extras])
-    feed(bench.batches.order_by("pk").values_list("pk", "number", "released_at"))
+    # "live" too: a model file lists a staged batch's attempts to staff only.
+    feed(bench.batches.order_by("pk").values_list("pk", "number", "released_at", "live"))
     feed(
         bench.models.order_by("pk").values_list(
             "pk", "slug", "position", "content_hash", "display_name", "harness", "provider",
@@ -59,8 +60,8 @@ def fingerprint(bench: Bench) -> str:
     )  # fmt: skip
     feed(
         bench.tasks.order_by("pk").values_list(
-            "pk", "slug", "position", "content_hash", "title", "surface", "vendors", "batch_id",
-            "batch_position", "extras",
+            "pk", "slug", "position", "content_hash", "title", "surface", "file_title",
+            "file_surface", "vendors", "batch_id", "batch_position", "extras",
         )
     )  # fmt: skip
     # Released attempts are rewritten (new pk) when any of their files change;

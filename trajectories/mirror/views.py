@@ -13,6 +13,7 @@ from django.http import Http404
 
 from leaderboard import documents
 from leaderboard.models import Attempt, Task
+from leaderboard.visibility import can_see_staged
 from trajectories.documents import ATTEMPT_FILES, FORMAT_VERSION, blob_chunks, file_present
 from trajectories.documents import JSON as JSON_TYPE
 from trajectories.mirror.http import etag_matches, file_response, mirror_view
@@ -53,11 +54,15 @@ def matrix(request, bench):
 
 @mirror_view
 def model(request, bench, model):
+    # Staff see the rows of staged attempts too: another document, never public.
+    staff = can_see_staged(request.user)
+
     def build(bench_row):
         found = bench_row.models.filter(slug=model).first()
-        return documents.model_document(found) if found is not None else None
+        return documents.model_document(found, staged_rows=staff) if found is not None else None
 
-    return _derived(request, _state(bench), f"models/{model}.json", build)
+    name = f"models/{model}.json" + (" (staff)" if staff else "")
+    return _derived(request, _state(bench), name, build, private=staff)
 
 
 def _visibility(request, task: Task) -> bool | None:
@@ -66,10 +71,7 @@ def _visibility(request, task: Task) -> bool | None:
         return None
     if task.batch.live:
         return False
-    user = request.user
-    if user.is_active and user.is_staff:
-        return True
-    return None
+    return True if can_see_staged(request.user) else None
 
 
 @mirror_view

@@ -48,10 +48,21 @@ class Normalised:
 
 Normaliser = Callable[[bytes], Normalised]
 
-# Format name → normaliser. Filled by the format modules (see _register()).
+# Format name → normaliser. Filled by the format modules (see register()).
 NORMALISERS: dict[str, Normaliser] = {}
 # Format name → content sniffer: True when the bytes look like that format.
 DETECTORS: dict[str, Callable[[bytes], bool]] = {}
+
+
+def register(name: str, detector: Callable[[bytes], bool]) -> Callable[[Normaliser], Normaliser]:
+    """Decorator a format module puts on its normaliser: fills both registries."""
+
+    def put(function: Normaliser) -> Normaliser:
+        NORMALISERS[name] = function
+        DETECTORS[name] = detector
+        return function
+
+    return put
 
 
 class UnknownFormat(ValueError):
@@ -74,3 +85,34 @@ def normalise(data: bytes, format: str | None = None) -> Normalised:
     if name not in NORMALISERS:
         raise UnknownFormat(f"unknown transcript format {name!r}; known: {sorted(NORMALISERS)}")
     return NORMALISERS[name](data)
+
+
+# The format modules, imported for their register() calls. Detection tries the
+# formats in this order, so the more specific sniffers come first (a Claude
+# session file also has ``assistant`` lines, as stream-json does). A module
+# named here that does not exist yet (the ATIF one is written separately) is
+# skipped; an import error inside an existing module is not hidden.
+FORMAT_MODULES = (
+    "claude_session",
+    "claude_stream",
+    "codex_exec",
+    "codex_legacy",
+    "codex_rollout",
+    "opencode_run",
+    "atif",
+)
+
+
+def _load_formats() -> None:
+    from importlib import import_module
+
+    for module in FORMAT_MODULES:
+        qualified = f"{__name__}.{module}"
+        try:
+            import_module(qualified)
+        except ModuleNotFoundError as exc:
+            if exc.name != qualified:
+                raise
+
+
+_load_formats()

@@ -56,7 +56,18 @@ def _full_link(url: str, label: str, length: int) -> str:
     return f'<a class="full" href="{url}">{label} ({_chars(length)} characters)</a>'
 
 
-def render_event(e: dict, event_url: str) -> str:
+def _lines_link(lines: list[int] | None, transcript_url: str) -> str:
+    """Links to the transcript lines the event came from: each of up to three,
+    else the first and the last."""
+    if not lines:
+        return ""
+    shown = lines if len(lines) <= 3 else [lines[0], lines[-1]]
+    links = [f'<a href="{transcript_url}#L{int(n)}">L{int(n)}</a>' for n in shown]
+    joined = ", ".join(links) if len(lines) <= 3 else f"{links[0]} … {links[1]}"
+    return f'<span class="ev-src" title="transcript.jsonl lines">{joined}</span>'
+
+
+def render_event(e: dict, event_url: str, transcript_url: str = "") -> str:
     """One event (a view from ``events.event_view``) as an ``<li id="e<index>">``."""
     index = e["index"]
     classes = f"ev ev-{e['kind']}" + (" ev-problem" if e["problem"] else "")
@@ -73,7 +84,11 @@ def render_event(e: dict, event_url: str) -> str:
         out.append(f' <span class="badge badge-fail">{esc(e["source"])}</span>')
     # The copy-link button is added by attempt.js to the event under the pointer
     # or focus: one button instead of ten thousand that do nothing without JS.
-    out.append(f' <span class="ev-meta">{_meta(e)}</span></div>')
+    meta = _meta(e)
+    lines = _lines_link(e.get("lines"), transcript_url) if transcript_url else ""
+    if meta and lines:
+        meta += " · "
+    out.append(f' <span class="ev-meta">{meta}{lines}</span></div>')
     if "text" in e:
         text = (
             f'<div class="ev-text" dir="auto">{esc(e["text"])}{"…" if e["text_cut"] else ""}</div>'
@@ -109,6 +124,7 @@ def render_event(e: dict, event_url: str) -> str:
     return "".join(out)
 
 
-def render_events(views: list[dict], event_url: str) -> SafeString:
-    """All events' HTML; ``event_url`` is the attempt's ``…/events/`` prefix (a trusted URL)."""
-    return mark_safe("".join(render_event(e, event_url) for e in views))  # noqa: S308 - escaped above
+def render_events(views: list[dict], event_url: str, transcript_url: str = "") -> SafeString:
+    """All events' HTML; ``event_url`` is the attempt's ``…/events/`` prefix and
+    ``transcript_url`` its transcript page (trusted URLs)."""
+    return mark_safe("".join(render_event(e, event_url, transcript_url) for e in views))  # noqa: S308 - escaped above

@@ -84,6 +84,7 @@ def event_view(row: dict, *, start: datetime | None, limits: dict) -> dict[str, 
         "tokens": doc.get("tokens") if isinstance(doc.get("tokens"), dict) else None,
         "duration_ms": doc.get("duration_ms"),
         "problem": False,
+        "lines": row.get("lines"),
     }
     if start is not None and row["ts"]:
         moment = _parse_ts(row["ts"])

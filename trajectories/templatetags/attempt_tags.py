@@ -13,6 +13,7 @@ register = template.Library()
 # The scoreboard's formats, under the names these templates use.
 register.filter("score3", formatting.score)
 register.filter("usd", formatting.usd)
+register.filter("cost", formatting.cost)
 register.filter("count", formatting.count)
 register.filter("seconds", formatting.duration)
 

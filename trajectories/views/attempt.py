@@ -16,6 +16,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
 from trajectories import queries
+from trajectories.fidelity import difference_text
 from trajectories.render.diff import parse_patch
 from trajectories.render.event_html import render_events
 from trajectories.render.events import event_views, tool_summary, type_toggles
@@ -44,6 +45,8 @@ def attempt(request, bench: str, model: str, task: str):
     groups = verdict_groups(results, {r.ref for r in requests})
     checks = [c for g in groups for c in g.checks]
     problems = queries.problem_events(found)
+    check = getattr(found, "transcript_check", None)  # None: imported before the check existed
+    transcript_url = f"{request.path}transcript/"
     page = render_to_string(
         "trajectories/attempt.html",
         {
@@ -68,21 +71,27 @@ def attempt(request, bench: str, model: str, task: str):
             "vendors": vendor_logs(
                 requests, evidence.vendor_order, checks, limits["vendor_body_preview_chars"]
             ),
+            "transcript_check": check,
+            "transcript_url": transcript_url,
+            "differences": [(d, difference_text(d)) for d in check.differences] if check else [],
+            "unmapped": check.unmapped[: limits["transcript_unmapped_shown"]] if check else [],
         },
         request,
     )
     head, tail = page.split(EVENTS_MARK, 1)
     views = event_views(queries.page_events(found), limits)
     return StreamingHttpResponse(
-        _pieces(head, views, f"{request.path}events/", tail),
+        _pieces(head, views, f"{request.path}events/", transcript_url, tail),
         content_type="text/html; charset=utf-8",
     )
 
 
-def _pieces(head: str, views: Iterator[dict], event_url: str, tail: str) -> Iterator[str]:
+def _pieces(
+    head: str, views: Iterator[dict], event_url: str, transcript_url: str, tail: str
+) -> Iterator[str]:
     yield head
     while batch := list(islice(views, EVENTS_PER_PIECE)):
-        yield render_events(batch, event_url)
+        yield render_events(batch, event_url, transcript_url)
     yield tail
 
 

@@ -1,15 +1,16 @@
 import os
-import sys
 import time
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.migrations.executor import MigrationExecutor
+from django.db.utils import OperationalError, ProgrammingError
 
-from ingest.locks import ImportBusy, import_lock
+from ingest.cli_progress import TerminalProgress
+from ingest.imports import Action, Outcome, recorded_import
+from ingest.locks import ImportBusy
 from ingest.models import ImportRecord
-from ingest.plan import ImportPlan, build_plan
-from ingest.reader import ReleaseReadError, open_release
-from ingest.report import plan_lines, plan_summary
-from ingest.services import ImportRefused, release_import
+from ingest.report import plan_lines
 
 
 class Command(BaseCommand):
@@ -30,49 +31,41 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, path, dry_run, staged, scrub, **options):
+        _require_migrated()
         started = time.monotonic()
-        action = "dry-run" if dry_run else "import"
-
-        def progress(message: str) -> None:
-            sys.stderr.write(f"  {message}\n")
-            sys.stderr.flush()
-
+        progress = TerminalProgress(self.stderr._out)
         try:
-            with open_release(path) as source:
-                if dry_run:
-                    plan = build_plan(source, progress=progress, scrub=scrub)
-                    if plan.ok:
-                        self._report(plan)
-                        self._record(plan, action, "checked", started, staged)
-                        self.stdout.write("dry run: nothing was written")
-                        return
-                    raise ImportRefused(f"{len(plan.problems)} problem(s)", plan)
-                holder = f"import_release {source.name} (pid {os.getpid()})"
-                with import_lock(holder=holder):
-                    result = release_import(
-                        source=source, staged=staged, scrub=scrub, progress=progress
-                    )
+            done = recorded_import(
+                path=path,
+                via=ImportRecord.Via.COMMAND,
+                action=Action.DRY_RUN if dry_run else Action.IMPORT,
+                holder=f"import_release {os.path.basename(path)} (pid {os.getpid()})",
+                staged=staged,
+                scrub=scrub,
+                progress=progress,
+            )
         except ImportBusy as exc:
             raise CommandError(str(exc)) from None
-        except ReleaseReadError as exc:
-            ImportRecord.objects.create(
-                action=action, outcome="refused", source_name=str(path), message=str(exc)
-            )
-            raise CommandError(str(exc)) from None
-        except ImportRefused as exc:
-            if exc.plan is not None:
-                self._report(exc.plan)
-                for problem in exc.plan.problems:
-                    self.stderr.write(f"error: {problem}")
-                self._record(exc.plan, action, "refused", started, staged)
-            raise CommandError(f"{exc}; nothing was written") from None
-        plan = result.plan
-        self._report(plan)
-        outcome = "no-change" if plan.is_noop else "applied"
-        self._record(plan, action, outcome, started, staged)
-        if plan.is_noop:
+        finally:
+            progress.close()
+        plan, record = done.plan, done.record
+        if plan is not None and plan.manifest is not None:
+            for line in plan_lines(plan):
+                self.stdout.write(line)
+        if record.outcome == Outcome.FAILED:
+            raise CommandError(f"the import failed, nothing was written: {record.message}")
+        if record.outcome == Outcome.REFUSED:
+            for problem in record.problems:
+                self.stderr.write(f"error: {problem}")
+            message = record.message.removesuffix("; nothing was written")
+            raise CommandError(f"{message}; nothing was written")
+        if record.outcome == Outcome.CHECKED:
+            self.stdout.write("dry run: nothing was written")
+            return
+        if record.outcome == Outcome.NO_CHANGE:
             self.stdout.write("nothing changed: the database already holds this release")
             return
+        result = done.result
         if result.blobs_removed:
             self.stdout.write(
                 f"removed {result.blobs_removed} patch, transcript or ticket file(s) "
@@ -85,22 +78,17 @@ class Command(BaseCommand):
             )
         )
 
-    def _report(self, plan: ImportPlan) -> None:
-        if plan.manifest is not None:
-            for line in plan_lines(plan):
-                self.stdout.write(line)
 
-    def _record(self, plan, action, outcome, started, staged):
-        ImportRecord.objects.create(
-            via="command",
-            action=action,
-            outcome=outcome,
-            source_name=plan.source_name,
-            source_sha256=plan.source_sha256,
-            bench=plan.bench,
-            revision=plan.revision,
-            staged=staged,
-            summary=plan_summary(plan),
-            problems=[str(p) for p in plan.problems],
-            duration_s=time.monotonic() - started,
+def _require_migrated() -> None:
+    """Say "run migrate" instead of a "no such table" traceback half-way through."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    try:
+        executor = MigrationExecutor(connection)
+        pending = executor.migration_plan(executor.loader.graph.leaf_nodes())
+    except (OperationalError, ProgrammingError) as exc:
+        raise CommandError(f"cannot read the database ({exc})") from None
+    if pending:
+        raise CommandError(
+            f"the database is not ready ({len(pending)} migration(s) not applied): "
+            "run `python manage.py migrate` first"
         )

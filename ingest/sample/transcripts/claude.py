@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ingest.sample.catalog import HARNESS_TOOLS, HARNESS_VERSION
+from ingest.sample.clock import iso
 from ingest.sample.ids import rand_b62, rand_uuid
 from ingest.sample.trajectory import Ctx
-from ingest.sample.transcripts.common import TRANSCRIPT_EVENT_CAP, ndjson_line
+from ingest.sample.transcripts.common import ndjson_line
 from leaderboard.scoring import MISSING_VERDICT
 
 
@@ -18,8 +19,11 @@ def claude_transcript(events: list[dict[str, Any]], ctx: Ctx, summary: dict[str,
     lines: list[str] = []
     last_text = ""
     turns = 0
-    for event in events[:TRANSCRIPT_EVENT_CAP]:
+    failed = MISSING_VERDICT in summary["flags"]
+    for event in events:
         kind = event["type"]
+        if failed and event is events[-1] and kind == "error":
+            continue  # the final API error is the result line's (below)
         if kind == "system":
             lines.append(
                 ndjson_line(
@@ -40,6 +44,7 @@ def claude_transcript(events: list[dict[str, Any]], ctx: Ctx, summary: dict[str,
                         "skills": [],
                         "plugins": [],
                         "uuid": rand_uuid(rng),
+                        "timestamp": event["ts"],
                     }
                 )
             )
@@ -56,20 +61,7 @@ def claude_transcript(events: list[dict[str, Any]], ctx: Ctx, summary: dict[str,
                         "parent_tool_use_id": None,
                         "session_id": sid,
                         "uuid": rand_uuid(rng),
-                    }
-                )
-            )
-            continue
-        if kind == "error" and event.get("source") == "harness":
-            lines.append(
-                ndjson_line(
-                    {
-                        "type": "system",
-                        "subtype": "status",
-                        "status": "warning",
-                        "message": event["text"],
-                        "session_id": sid,
-                        "uuid": rand_uuid(rng),
+                        "timestamp": event["ts"],
                     }
                 )
             )
@@ -102,7 +94,7 @@ def claude_transcript(events: list[dict[str, Any]], ctx: Ctx, summary: dict[str,
         turns += 1
         if kind == "error":
             message["model"] = "<synthetic>"
-            message["content"] = [{"type": "text", "text": f"API Error: {event['text']}"}]
+            message["content"] = [{"type": "text", "text": event["text"]}]
             line["error"] = "server_error"
             lines.append(ndjson_line(line))
             continue
@@ -146,7 +138,8 @@ def claude_transcript(events: list[dict[str, Any]], ctx: Ctx, summary: dict[str,
             "parent_tool_use_id": None,
             "session_id": sid,
             "uuid": rand_uuid(rng),
-            "timestamp": event["ts"],
+            # The result line is written when the tool returns.
+            "timestamp": iso(ctx.times[event["index"]] + event.get("duration_ms", 0)),
         }
         if event["tool"] == "Bash":
             reply["tool_use_result"] = {
@@ -157,13 +150,19 @@ def claude_transcript(events: list[dict[str, Any]], ctx: Ctx, summary: dict[str,
             }
         lines.append(ndjson_line(reply))
     cost = summary["cost"]
-    failed = MISSING_VERDICT in summary["flags"]
+    end: dict[str, Any] = {}
+    if failed:
+        # An API failure ends the run: is_error with subtype "success" and the
+        # HTTP status, the error text as the result.
+        last_text = events[-1]["text"]
+        end = {"api_error_status": 529, "timestamp": events[-1]["ts"]}
     lines.append(
         ndjson_line(
             {
                 "type": "result",
-                "subtype": "error_during_execution" if failed else "success",
+                "subtype": "success",
                 "is_error": failed,
+                **end,
                 "duration_ms": int(summary["timing"]["duration_s"] * 1000),
                 "duration_api_ms": int(summary["timing"]["duration_s"] * 700),
                 "num_turns": turns,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ingest.sample.trajectory import Ctx
-from ingest.sample.transcripts.common import TRANSCRIPT_EVENT_CAP, ndjson_line
+from ingest.sample.transcripts.common import ndjson_line
 from leaderboard.scoring import MISSING_VERDICT
 
 
@@ -15,18 +15,14 @@ def codex_transcript(events: list[dict[str, Any]], ctx: Ctx, summary: dict[str, 
         ndjson_line({"type": "turn.started"}),
     ]
     item = 0
-    for event in events[:TRANSCRIPT_EVENT_CAP]:
+    failed = MISSING_VERDICT in summary["flags"]
+    for event in events:
         kind = event["type"]
-        if kind in ("system", "user"):
-            # codex exec prints neither the session header nor the prompt.
-            continue
+        if failed and event is events[-1] and kind == "error":
+            continue  # the turn's failure is the turn.failed line (below)
         if kind == "error":
             if event.get("source") == "provider":
-                lines.append(
-                    ndjson_line(
-                        {"type": "error", "message": f"Reconnecting... 1/5 ({event['text']})"}
-                    )
-                )
+                lines.append(ndjson_line({"type": "error", "message": event["text"]}))
             else:
                 lines.append(
                     ndjson_line(
@@ -94,43 +90,24 @@ def codex_transcript(events: list[dict[str, Any]], ctx: Ctx, summary: dict[str, 
                     )
                 )
         elif event["tool"] == "apply_patch":
-            if result is not None:
-                lines.append(
-                    ndjson_line(
-                        {
-                            "type": "item.completed",
-                            "item": {
-                                "id": ident,
-                                "type": "file_change",
-                                "changes": event["input"]["changes"],
-                                "status": "completed" if result["ok"] else "failed",
-                            },
-                        }
-                    )
-                )
-        elif result is not None:
-            lines.append(
-                ndjson_line(
-                    {
-                        "type": "item.completed",
-                        "item": {
-                            "id": ident,
-                            "type": "web_search",
-                            "query": event["input"]["query"],
-                        },
-                    }
-                )
-            )
+            item_doc: dict[str, Any] = {
+                "id": ident,
+                "type": "file_change",
+                "changes": event["input"]["changes"],
+                "status": "in_progress",
+            }
+            if result is None:
+                lines.append(ndjson_line({"type": "item.started", "item": item_doc}))
+            else:
+                item_doc["status"] = "completed" if result["ok"] else "failed"
+                lines.append(ndjson_line({"type": "item.completed", "item": item_doc}))
+        else:
+            search = {"id": ident, "type": "web_search", "query": event["input"]["query"]}
+            phase = "item.started" if result is None else "item.completed"
+            lines.append(ndjson_line({"type": phase, "item": search}))
     cost = summary["cost"]
-    if MISSING_VERDICT in summary["flags"]:
-        lines.append(
-            ndjson_line(
-                {
-                    "type": "turn.failed",
-                    "error": {"message": "stream disconnected before completion: 529 overloaded"},
-                }
-            )
-        )
+    if failed:
+        lines.append(ndjson_line({"type": "turn.failed", "error": {"message": events[-1]["text"]}}))
     else:
         lines.append(
             ndjson_line(

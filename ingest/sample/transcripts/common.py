@@ -1,13 +1,13 @@
-"""What every harness transcript shares: the event cap and the NDJSON line."""
+"""What every harness transcript shares: the NDJSON line.
+
+Transcripts are complete (no event cap): ``trajectory.json`` is the
+transcript normalised, and the tests normalise each one back to it.
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any
-
-# Raw transcripts are evidence, not the browsing surface: long runs keep only
-# their opening so the release stays small.
-TRANSCRIPT_EVENT_CAP = 240
 
 
 def ndjson_line(obj: Any) -> str:

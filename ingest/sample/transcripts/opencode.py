@@ -6,7 +6,7 @@ from typing import Any
 
 from ingest.sample.ids import rand_b62, rand_hex
 from ingest.sample.trajectory import Ctx
-from ingest.sample.transcripts.common import TRANSCRIPT_EVENT_CAP, ndjson_line
+from ingest.sample.transcripts.common import ndjson_line
 
 
 def opencode_transcript(events: list[dict[str, Any]], ctx: Ctx, summary: dict[str, Any]) -> str:
@@ -60,11 +60,8 @@ def opencode_transcript(events: list[dict[str, Any]], ctx: Ctx, summary: dict[st
             )
         )
 
-    for event in events[:TRANSCRIPT_EVENT_CAP]:
+    for event in events:
         kind = event["type"]
-        if kind in ("system", "user"):
-            # opencode run emits no session or prompt line.
-            continue
         at = ctx.times[event["index"]]
         if kind == "error":
             lines.append(
@@ -97,14 +94,16 @@ def opencode_transcript(events: list[dict[str, Any]], ctx: Ctx, summary: dict[st
                 }
             )
             lines.append(envelope("text" if kind == "message" else "reasoning", at, part=part))
+            # Each event is one model call here: its step carries its tokens.
+            close_step(at, "stop")
+            step = None
             continue
         result = event["result"]
-        if result is None:
-            # Only finished tool parts reach the stream; this one never finished.
-            continue
         end = at + event.get("duration_ms", 0)
         state: dict[str, Any]
-        if result["ok"] or event["tool"] == "bash":
+        # A bash command that ran and exited non-zero still "completes"; a
+        # timeout (no exit code) or a failing tool is an error state.
+        if result["ok"] or (event["tool"] == "bash" and result["exit_code"] is not None):
             metadata: dict[str, Any] = {}
             if event["tool"] == "bash":
                 metadata = {
@@ -133,6 +132,4 @@ def opencode_transcript(events: list[dict[str, Any]], ctx: Ctx, summary: dict[st
         lines.append(envelope("tool_use", end, part=part))
         close_step(end, "tool-calls")
         step = None
-    if step is not None:
-        close_step(ctx.times[min(len(events), TRANSCRIPT_EVENT_CAP) - 1], "stop")
     return "\n".join(lines) + "\n"

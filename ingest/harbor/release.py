@@ -1,0 +1,205 @@
+"""Attempt folders → a whole release-v1 file set (manifest, leaderboard, matrix,
+models/, tasks/, attempts/), figured with the same scoring code as the site.
+
+Every task with an attempt is released, in batch 1. ``generated_at`` and the
+batch's ``released_at`` are the latest trial's end, and the revision is its
+date, so the same jobs always give the same release (importing them again
+changes nothing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ingest.harbor.attempts import RULE, AttemptFiles, dump
+from leaderboard.formatting import pass_rate
+from leaderboard.scoring import Cell, competition_ranks, model_figures
+
+
+@dataclass
+class ModelEntry:
+    id: str
+    display_name: str
+    harness: str
+    provider: str
+
+
+@dataclass
+class TaskEntry:
+    id: str
+    title: str  # the Harbor task name, as Harbor spells it
+    surface: str
+    ticket: str = ""
+    checks: list[dict[str, Any]] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def release_files(
+    *,
+    bench: str,
+    title: str,
+    models: list[ModelEntry],
+    tasks: list[TaskEntry],
+    attempts: list[AttemptFiles],
+) -> dict[str, bytes]:
+    model_ids = sorted(m.id for m in models)
+    by_model = {m.id: m for m in models}
+    task_ids = sorted(t.id for t in tasks)
+    by_task = {t.id: t for t in tasks}
+    surfaces = {t.id: t.surface for t in tasks}
+    by_key = {(a.model, a.task): a for a in attempts}
+    finished = [a.summary["timing"]["finished_at"] for a in attempts] or ["1970-01-01T00:00:00Z"]
+    generated_at = max(finished)
+    revision = generated_at[:10]
+    files: dict[str, bytes] = {}
+
+    cells: dict[str, dict[str, Cell]] = {m: {} for m in model_ids}
+    for a in attempts:
+        cost, timing = a.summary["cost"], a.summary["timing"]
+        cells[a.model][a.task] = Cell(
+            a.score, tuple(a.flags), True, cost.get("usd"), timing.get("duration_s")
+        )
+    figures = {m: model_figures(cells[m], surfaces, task_ids) for m in model_ids}
+    ranked = competition_ranks([(m, figures[m].score) for m in model_ids])
+
+    def aggregate(m: str) -> dict[str, Any]:
+        f = figures[m]
+        return {
+            "score": f.score,
+            "tasks": f.tasks,
+            "flagged": f.flagged,
+            "cost_usd": f.cost_usd,
+            "duration_s": f.duration_s,
+            "by_surface": f.by_surface,
+        }
+
+    head = {"schema": "v1", "bench": bench, "revision": revision}
+    rows = []
+    for m, rank in ranked:
+        spec, f = by_model[m], figures[m]
+        rows.append(
+            {
+                "rank": rank,
+                "model": m,
+                "display_name": spec.display_name,
+                "harness": spec.harness,
+                "provider": spec.provider,
+                **aggregate(m),
+                # Beyond v1 (readers may ignore them): the pass rate with its counts.
+                "passed": f.passed,
+                "pass_rate": pass_rate(f.passed, f.tasks),
+            }
+        )
+    files["leaderboard.json"] = dump({**head, "scoring_rule": RULE, "rows": rows})
+    files["matrix.json"] = dump(
+        {
+            **head,
+            "tasks": [
+                {"id": t, "title": by_task[t].title, "surface": surfaces[t], "released": True}
+                for t in task_ids
+            ],
+            "models": [m for m, _ in ranked],
+            "cells": {
+                m: {t: {"score": c.score, "flags": list(c.flags)} for t, c in cells[m].items()}
+                for m, _ in ranked
+            },
+        }
+    )
+    for m in model_ids:
+        spec = by_model[m]
+        rows_for_model = []
+        for t in sorted(t for (mm, t) in by_key if mm == m):
+            a = by_key[(m, t)]
+            counts = a.summary["checks"]
+            rows_for_model.append(
+                {
+                    "task": t,
+                    "score": a.score,
+                    "checks_passed": counts["passed"],
+                    "checks_total": counts["total"],
+                    "mandatory_failed": counts["mandatory_failed"],
+                    "cost_usd": a.summary["cost"].get("usd"),
+                    "duration_s": a.summary["timing"]["duration_s"],
+                    "flags": a.flags,
+                }
+            )
+        files[f"models/{m}.json"] = dump(
+            {
+                "schema": "v1",
+                "bench": bench,
+                "model": {
+                    "id": m,
+                    "display_name": spec.display_name,
+                    "harness": spec.harness,
+                    "provider": spec.provider,
+                },
+                "aggregate": aggregate(m),
+                "attempts": rows_for_model,
+            }
+        )
+    for t in task_ids:
+        task = by_task[t]
+        results = [
+            {
+                "model": m,
+                "score": by_key[(m, t)].score,
+                "checks": {c["name"]: c["passed"] for c in by_key[(m, t)].checks},
+                "flags": by_key[(m, t)].flags,
+            }
+            for m in model_ids
+            if (m, t) in by_key
+        ]
+        files[f"tasks/{t}.json"] = dump(
+            {
+                "schema": "v1",
+                "bench": bench,
+                "task": {
+                    "id": t,
+                    "title": task.title,
+                    "surface": task.surface,
+                    "vendors": [],
+                    "batch": 1,
+                },
+                "ticket": task.ticket,
+                "checks": task.checks,
+                "results": results,
+                **task.extra,
+            }
+        )
+    for a in attempts:
+        for name, data in a.files.items():
+            files[f"attempts/{a.model}/{a.task}/{name}"] = data
+    files["manifest.json"] = dump(
+        {
+            "schema": "v1",
+            "bench": bench,
+            "title": title,
+            "revision": revision,
+            "generated_at": generated_at,
+            "scoring_rule": RULE,
+            "models": model_ids,
+            "tasks": task_ids,
+            "batches": [{"id": 1, "released_at": generated_at, "tasks": task_ids}]
+            if task_ids
+            else [],
+            "counts": {
+                "models": len(model_ids),
+                "tasks": len(task_ids),
+                "released_tasks": len(task_ids),
+                "attempts": len(attempts),
+            },
+        }
+    )
+    return files
+
+
+def task_checks(attempts: list[AttemptFiles]) -> dict[str, list[dict[str, Any]]]:
+    """Each task's check definitions: every check its attempts' verdicts name,
+    in the order first seen (models in id order)."""
+    found: dict[str, dict[str, dict[str, Any]]] = {}
+    for a in sorted(attempts, key=lambda a: (a.task, a.model)):
+        seen = found.setdefault(a.task, {})
+        for c in a.checks:
+            seen.setdefault(c["name"], {"name": c["name"], "level": c["level"], "mandatory": False})
+    return {task: list(checks.values()) for task, checks in found.items()}

@@ -1,0 +1,180 @@
+"""The one recorded import: lock → open → check or import → ImportRecord.
+
+The command line (``import_release``), the admin's preview and the import job
+all go through ``recorded_import``, so a release gets the same outcome and the
+same record whoever brings it in, failures included: every way out of an
+import, bar an interrupted process, leaves exactly one ImportRecord.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.contrib.admin.models import ADDITION, LogEntry
+
+from ingest.harbor.errors import HarborError
+from ingest.harbor.opening import open_release_or_jobs
+from ingest.locks import ImportBusy, import_lock
+from ingest.models import ImportRecord
+from ingest.plan import ImportPlan, build_plan
+from ingest.progress import ProgressCallback
+from ingest.reader import ReleaseReadError, open_release
+from ingest.report import plan_summary
+from ingest.services import ImportRefused, ImportResult, release_import
+
+logger = logging.getLogger(__name__)
+
+Action = ImportRecord.Action
+Outcome = ImportRecord.Outcome
+# Actions that only read and check: they take no lock and write no release.
+CHECK_ONLY = (Action.DRY_RUN, Action.PREVIEW)
+
+
+@dataclass
+class RecordedImport:
+    record: ImportRecord
+    plan: ImportPlan | None = None  # None when the release could not even be read
+    result: ImportResult | None = None  # set when it was written (applied or no change)
+
+    @property
+    def outcome(self) -> str:
+        return self.record.outcome
+
+
+def recorded_import(
+    *,
+    path: str | Path,
+    via: str,
+    holder: str,
+    action: str = Action.IMPORT,
+    name: str = "",
+    user=None,
+    staged: bool = False,
+    scrub: bool = False,
+    expected_sha256: str | None = None,
+    progress: ProgressCallback | None = None,
+    bench: str | None = None,
+    opener: Callable[[], AbstractContextManager] | None = None,
+) -> RecordedImport:
+    """Check (``action`` dry-run or preview) or import the release at ``path``, and record it.
+
+    Outcomes: "checked" (a check found no problem), "applied" or "no-change"
+    (imported), "refused" (unreadable, has problems, changed since its
+    preview, or another import holds the lock) and "failed" (an unexpected
+    error, logged with its traceback). Whatever the outcome, nothing of the
+    release is written unless it is applied. ImportBusy is recorded (its
+    ``record``), then raised, so a caller can say "try later".
+
+    The admin (``via`` admin) also takes Harbor jobs at ``path``, told apart by
+    content and imported into ``bench``. ``opener`` replaces the opening of
+    ``path`` (import_harbor builds its release from several paths); for an
+    import it is called under the lock, so what it reads of the database
+    cannot change before the import.
+    """
+    started = time.monotonic()
+    recorder = _Recorder(
+        via=via,
+        action=action,
+        user=user,
+        staged=staged,
+        started=started,
+        name=name or str(path),
+        bench=bench or "",
+    )
+    if opener is None:
+        if via == ImportRecord.Via.ADMIN:
+            opener = lambda: open_release_or_jobs(path, name=name or str(path), bench=bench)  # noqa: E731
+        else:
+            opener = lambda: open_release(path)  # noqa: E731
+    try:
+        if action in CHECK_ONLY:
+            with opener() as source:
+                recorder.opened(source, name)
+                plan = build_plan(source, progress=progress, scrub=scrub)
+            if not plan.ok:
+                message = f"{len(plan.problems)} problem(s); nothing was written"
+                return recorder.write(Outcome.REFUSED, plan=plan, message=message)
+            return recorder.write(Outcome.CHECKED, plan=plan, message="nothing was written")
+        with import_lock(holder=holder), opener() as source:
+            recorder.opened(source, name)
+            result = release_import(
+                source=source,
+                staged=staged,
+                scrub=scrub,
+                expected_sha256=expected_sha256,
+                progress=progress,
+            )
+    except ImportBusy as exc:
+        exc.record = recorder.write(Outcome.REFUSED, message=str(exc)).record
+        raise
+    except (ReleaseReadError, HarborError) as exc:
+        problems = list(getattr(exc, "problems", []))
+        return recorder.write(Outcome.REFUSED, message=str(exc), problems=problems)
+    except ImportRefused as exc:
+        return recorder.write(Outcome.REFUSED, plan=exc.plan, message=str(exc))
+    except Exception as exc:
+        logger.exception("import of %s (%s) failed", recorder.name, via)
+        return recorder.write(Outcome.FAILED, message=f"{type(exc).__name__}: {exc}")
+    plan = result.plan
+    outcome = Outcome.NO_CHANGE if plan.is_noop else Outcome.APPLIED
+    where = "staged (staff only)" if staged else "live"
+    message = f"{result.written_attempts} attempt(s) written; new batches {where}"
+    recorded = recorder.write(outcome, plan=plan, message=message)
+    recorded.result = result
+    return recorded
+
+
+@dataclass
+class _Recorder:
+    via: str
+    action: str
+    user: object
+    staged: bool
+    started: float
+    name: str
+    bench: str = ""
+    sha256: str = ""
+
+    def opened(self, source, name: str) -> None:
+        self.name = name or source.name
+        self.sha256 = source.sha256
+
+    def write(
+        self,
+        outcome: str,
+        *,
+        plan: ImportPlan | None = None,
+        message: str = "",
+        problems: list[str] | None = None,
+    ) -> RecordedImport:
+        has_plan = plan is not None and plan.manifest is not None
+        record = ImportRecord.objects.create(
+            user=self.user,
+            via=self.via,
+            action=self.action,
+            outcome=outcome,
+            source_name=self.name[:500],
+            source_sha256=plan.source_sha256 if plan is not None else self.sha256,
+            bench=plan.bench if plan is not None else self.bench,
+            revision=plan.revision if plan is not None else "",
+            staged=self.staged,
+            summary=plan_summary(plan) if has_plan else {},
+            problems=[str(p) for p in plan.problems] if plan is not None else problems or [],
+            message=message,
+            duration_s=time.monotonic() - self.started,
+        )
+        if self.user is not None:
+            LogEntry.objects.log_actions(
+                user_id=self.user.pk,
+                queryset=[record],
+                action_flag=ADDITION,
+                change_message=f"{self.action} {record.source_name}: "
+                f"{record.get_outcome_display()}" + (f" ({message})" if message else ""),
+                single_object=True,
+            )
+        return RecordedImport(record=record, plan=plan)

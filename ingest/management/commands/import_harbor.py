@@ -1,0 +1,134 @@
+import os
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from ingest.cli_progress import TerminalProgress
+from ingest.harbor.build import describe, harbor_release
+from ingest.harbor.source import HarborSource
+from ingest.imports import Action, Outcome, recorded_import
+from ingest.locks import ImportBusy
+from ingest.models import ImportRecord
+from ingest.reader import open_tree
+from ingest.report import plan_lines
+from leaderboard.scoring import DEFAULT_REWARD_THRESHOLD
+
+
+class Command(BaseCommand):
+    help = (
+        "Import Harbor jobs (a job folder, a folder of jobs, a trial folder, or a .zip/.tar.gz "
+        "of any of these) as a pass-rate bench. Several paths merge into one bench."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("paths", nargs="+", metavar="PATH")
+        parser.add_argument("--bench", required=True, help="the bench id (a slug)")
+        parser.add_argument("--title", help="the bench title (default: from the id)")
+        parser.add_argument(
+            "--models", metavar="FILE", help="JSON list of {model_name, agent, id, ...}"
+        )
+        parser.add_argument(
+            "--dry-run", action="store_true", help="validate and report; write nothing"
+        )
+        parser.add_argument(
+            "--staged", action="store_true", help="keep new batches staff-only until published"
+        )
+        parser.add_argument(
+            "--pass-threshold",
+            type=float,
+            default=DEFAULT_REWARD_THRESHOLD,
+            help="a trial passes when its reward is at least this (default 1.0)",
+        )
+        parser.add_argument(
+            "--allow-partial",
+            action="store_true",
+            help="import a job still running: finished trials, the rest flagged",
+        )
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="make these jobs the whole bench (default: replace only their models)",
+        )
+        parser.add_argument(
+            "--scrub",
+            action="store_true",
+            help="rewrite internal host names and home paths instead of refusing",
+        )
+
+    def handle(self, *args, paths, bench, dry_run, staged, scrub, **options):
+        started = time.monotonic()
+        shown = " ".join(str(p).rstrip("/") for p in paths)
+        models_file = None
+        if options["models"]:
+            try:
+                models_file = (Path(options["models"]).read_bytes(), options["models"])
+            except OSError as exc:
+                raise CommandError(f"{options['models']}: cannot be read ({exc})") from None
+
+        @contextmanager
+        def opener() -> Iterator[HarborSource]:
+            # Called under the import lock: the models it keeps are read from the
+            # database, which no other import may change meanwhile.
+            with ExitStack() as stack:
+                trees = [
+                    (stack.enter_context(open_tree(path)), str(path).rstrip("/")) for path in paths
+                ]
+                release = harbor_release(
+                    trees,
+                    bench=bench,
+                    title=options["title"],
+                    models_file=models_file,
+                    threshold=options["pass_threshold"],
+                    allow_partial=options["allow_partial"],
+                    replace=options["replace"],
+                )
+                for line in describe(release):
+                    self.stdout.write(line)
+                with release.source as source:
+                    yield source
+
+        progress = TerminalProgress(self.stderr._out)
+        try:
+            done = recorded_import(
+                path=shown,
+                name=shown,
+                via=ImportRecord.Via.COMMAND,
+                action=Action.DRY_RUN if dry_run else Action.IMPORT,
+                holder=f"import_harbor {shown[:200]} (pid {os.getpid()})",
+                staged=staged,
+                scrub=scrub,
+                progress=progress,
+                bench=bench,
+                opener=opener,
+            )
+        except ImportBusy as exc:
+            raise CommandError(str(exc)) from None
+        finally:
+            progress.close()
+        plan, record = done.plan, done.record
+        if plan is not None and plan.manifest is not None:
+            for line in plan_lines(plan):
+                self.stdout.write(line)
+        if record.outcome == Outcome.FAILED:
+            raise CommandError(f"the import failed, nothing was written: {record.message}")
+        if record.outcome == Outcome.REFUSED:
+            for problem in record.problems[1:] if plan is None else record.problems:
+                self.stderr.write(f"error: {problem}")
+            message = record.message.removesuffix("; nothing was written")
+            raise CommandError(f"{message}; nothing was written")
+        if record.outcome == Outcome.CHECKED:
+            self.stdout.write("dry run: nothing was written")
+            return
+        if record.outcome == Outcome.NO_CHANGE:
+            self.stdout.write("nothing changed: the database already holds these jobs")
+            return
+        result = done.result
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"imported {result.bench.slug} revision {result.bench.revision}: "
+                f"{result.written_attempts} attempt(s) written in {time.monotonic() - started:.1f}s"
+            )
+        )

@@ -1,0 +1,102 @@
+"""Import jobs in a real worker process: one killed mid-import loses nothing and can be retried."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from ingest.jobs import job_enqueue
+from ingest.locks import import_lock
+from ingest.models import ImportJob, ImportJobLive, ImportRecord
+from ingest.reader import open_release
+from ingest.sample import generate_release
+from tests.conftest import import_path
+from tests.ingest.test_admin_import import dump, make_user, run_jobs
+from tests.workers import db_worker, wait_for
+
+# Enough attempts that the worker is still writing when it is killed.
+SIZE = {"models": 4, "tasks": 40, "seed": 5}
+
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.django_db(transaction=True, databases=["default", "progress"]),
+]
+
+
+@pytest.fixture
+def first_and_second(tmp_path):
+    """The same bench twice: 10 tasks released, then all 40."""
+    generate_release(tmp_path / "first", released=10, **SIZE)
+    generate_release(tmp_path / "second", released=40, **SIZE)
+    return tmp_path / "first", tmp_path / "second"
+
+
+def queue(path, user) -> ImportJob:
+    with open_release(path) as source:
+        sha256 = source.sha256
+    return job_enqueue(path=path, name=path.name, expected_sha256=sha256, staged=False, user=user)
+
+
+def live_writing(job: ImportJob):
+    row = ImportJobLive.objects.filter(job_id=job.pk).first()
+    return row if row and row.phase == "writing" and 0 < row.done < row.total else None
+
+
+def test_a_worker_killed_mid_import_leaves_the_database_and_the_lock_and_fails_the_job(
+    first_and_second,
+):
+    first, second = first_and_second
+    import_path(first)
+    before = dump()
+    staff = make_user("stafford")
+    job = queue(second, staff)
+
+    with db_worker() as worker:
+        wait_for(lambda: live_writing(job), timeout=120, what="the job to be writing")
+        job.refresh_from_db()
+        assert job.state == "running" and job.worker_pid == worker.pid
+        worker.send_signal(signal.SIGKILL)
+        worker.wait(timeout=30)
+
+    # The job's page is what notices: the worker's process is gone.
+    client = Client()
+    client.force_login(staff)
+    status = client.get(reverse("admin:ingest_import_job_status", args=[job.pk])).json()
+    assert (status["state"], status["finished"]) == ("failed", True)
+    job.refresh_from_db()
+    assert f"pid {worker.pid}" in job.error and "its process is gone" in job.error
+    assert "during writing" in job.error
+    assert "nothing of it was written" in job.error
+
+    assert dump() == before
+    assert not ImportRecord.objects.filter(action="import").exists()  # it never finished
+    with import_lock(holder="the next import"):
+        pass  # free: no ImportBusy
+    page = client.get(reverse("admin:ingest_import_job", args=[job.pk])).content.decode()
+    assert "Retry this job" in page
+
+    client.post(reverse("admin:ingest_import_job_retry", args=[job.pk]))
+    run_jobs()
+    job.refresh_from_db()
+    assert (job.state, job.tries, job.record.outcome) == ("done", 2, "applied")
+    assert dump() != before
+
+
+def test_a_job_whose_worker_went_silent_is_failed_by_the_next_worker(first_and_second, settings):
+    first, _ = first_and_second
+    staff = make_user("stafford")
+    silent = queue(first, staff)
+    # A worker on another machine that stopped beating: no process to look at here.
+    ImportJob.objects.filter(pk=silent.pk).update(
+        state="running", worker_host="elsewhere", worker_pid=1
+    )
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "job_lease_s": 0}
+    fresh = queue(first, staff)
+    run_jobs()
+    silent.refresh_from_db()
+    fresh.refresh_from_db()
+    assert silent.state == "failed" and "no heartbeat" in silent.error
+    assert fresh.state == "done"

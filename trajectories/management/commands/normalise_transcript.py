@@ -1,0 +1,76 @@
+"""``normalise_transcript FILE [--format NAME]``: a raw harness transcript as v1 events."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from trajectories.normalise import NORMALISERS, Normalised, UnknownFormat, normalise
+from trajectories.normalise.opencode_storage import NAME as STORAGE
+from trajectories.normalise.opencode_storage import normalise_storage
+
+# The harness each format belongs to, for the document's "harness" field.
+_HARNESS = {"claude": "claude-code", "codex": "codex", "opencode": "opencode", "atif": "harbor"}
+
+
+def document(result: Normalised) -> dict:
+    """A trajectory.json-shaped document (release format v1) of the events."""
+    doc: dict = {
+        "schema": "v1",
+        "harness": _HARNESS.get(result.format.split("-")[0], result.format),
+        "format": result.format,
+    }
+    if isinstance(result.meta.get("model"), str):
+        doc["model"] = result.meta["model"]
+    doc["events"] = result.events
+    return doc
+
+
+class Command(BaseCommand):
+    help = (
+        "Normalise a harness transcript (Claude Code, Codex CLI, OpenCode) into release-format "
+        "v1 events: the trajectory.json document on stdout, the unmapped lines on stderr. "
+        "A folder is read as OpenCode's legacy storage."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", type=Path, help="transcript file (or OpenCode storage folder)")
+        parser.add_argument(
+            "--format",
+            dest="fmt",
+            help=f"skip detection; one of: {', '.join(sorted([*NORMALISERS, STORAGE]))}",
+        )
+        parser.add_argument("--session", help="the session to read from a storage folder")
+
+    def handle(self, *args, file: Path, fmt: str | None, session: str | None, **options):
+        known = {*NORMALISERS, STORAGE}
+        if fmt is not None and fmt not in known:
+            raise CommandError(f"unknown format {fmt!r}; known: {', '.join(sorted(known))}")
+        if file.is_dir() and fmt in (None, STORAGE):
+            result = normalise_storage(file, session)
+            if not result.meta["files"]:
+                raise CommandError(f"{file}: no OpenCode session found in this folder")
+        else:
+            result = self._file(file, fmt)
+        self.stdout.write(orjson.dumps(document(result), option=orjson.OPT_INDENT_2).decode())
+        for unmapped in result.unmapped:
+            self.stderr.write(f"{file}: line {unmapped.line}: {unmapped.reason}")
+
+    def _file(self, file: Path, fmt: str | None) -> Normalised:
+        limit = settings.BENCHVIEW_LIMITS["file_max_bytes"]
+        try:
+            size = file.stat().st_size
+            if size > limit:
+                raise CommandError(f"{file}: {size} bytes, over the {limit}-byte limit")
+            data = file.read_bytes()
+        except OSError as exc:
+            raise CommandError(f"{file}: cannot read it ({exc.strerror or exc})") from None
+        if fmt == STORAGE:
+            raise CommandError(f"{file}: the {STORAGE} format reads a folder, not a file")
+        try:
+            return normalise(data, fmt)
+        except UnknownFormat as exc:
+            raise CommandError(f"{file}: {exc}") from None

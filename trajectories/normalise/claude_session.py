@@ -1,0 +1,177 @@
+"""Claude Code session files (``~/.claude/projects/<cwd-slug>/<session>.jsonl``).
+
+A session file is a tree: each chain line (user, assistant, system,
+attachment, progress) names its ``parentUuid``; rewinds and retries leave
+branches. We walk from the newest leaf that is not a sidechain back to the
+root and keep that branch. Unlike the SDK (which rebuilds the model's
+*context*), we step over a ``compact_boundary`` to its ``logicalParentUuid``:
+the run's history before a compaction is still what the agent did. Lines on
+other branches are unmapped ("abandoned branch"). When the uuids do not form a
+tree (repeated uuids, as in trimmed fixtures) the chain lines are taken in
+file order instead and ``meta["walk"]`` says so.
+
+``isMeta`` lines, slash-command wrappers and the ``isCompactSummary`` message
+are not user turns; sidechain lines (a sub-agent's own file) are kept and
+marked ``"subagent": <agentId>``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from trajectories.normalise import Normalised, Unmapped, register
+from trajectories.normalise.claude_blocks import Calls, assistant_line, user_line
+from trajectories.normalise.lines import (
+    Builder,
+    as_text,
+    event,
+    iso_ts,
+    read_lines,
+    sniff,
+    split_lines,
+)
+
+NAME = "claude-session"
+
+_LINKS = frozenset({"user", "assistant", "system", "attachment", "progress"})
+_SESSION_ONLY = frozenset(
+    {"queue-operation", "file-history-snapshot", "summary", "last-prompt", "attachment"}
+)
+_ERRORS = {"api_error": "provider", "api_refusal": "provider", "error": "harness"}
+
+
+def looks_like(data: bytes) -> bool:
+    for obj in sniff(data):
+        if "parentUuid" in obj or "sessionId" in obj or obj.get("type") in _SESSION_ONLY:
+            return True
+        if "session_id" in obj:
+            return False  # stream-json
+    return False
+
+
+def _chain(links: list[tuple[int, dict[str, Any]]], out: Builder) -> set[int] | None:
+    """Line numbers on the kept branch, or None to take every chain line."""
+    by_uuid: dict[str, tuple[int, dict[str, Any]]] = {}
+    for number, obj in links:
+        if obj["uuid"] in by_uuid:
+            out.meta["walk"] = "file order (uuids repeat, not a tree)"
+            return None
+        by_uuid[obj["uuid"]] = (number, obj)
+    parents = {obj.get("parentUuid") for _, obj in links}
+    leaves = [(n, o) for n, o in links if o["uuid"] not in parents]
+    main = [(n, o) for n, o in leaves if not o.get("isSidechain")] or leaves
+    if not main:
+        out.meta["walk"] = "file order (no leaf)"
+        return None
+    kept: set[int] = set()
+    current: dict[str, Any] | None = main[-1][1]
+    number = main[-1][0]
+    while current is not None and number not in kept:
+        kept.add(number)
+        parent = current.get("parentUuid")
+        if parent is None and current.get("subtype") == "compact_boundary":
+            parent = current.get("logicalParentUuid")
+        found = by_uuid.get(parent) if isinstance(parent, str) else None
+        number, current = found if found else (0, None)
+    out.meta["walk"] = "tree from the newest leaf"
+    return kept
+
+
+def _system(out: Builder, number: int, obj: dict[str, Any], ts: str | None) -> None:
+    subtype = as_text(obj.get("subtype"))
+    if subtype not in _ERRORS:
+        out.skip(number, f"system notice ({subtype or 'no subtype'})")
+        return
+    error = obj.get("error")
+    text = ""
+    if isinstance(error, dict):
+        text = as_text(error.get("message") or error.get("formatted"))
+    elif error:
+        text = as_text(error)
+    text = text or as_text(obj.get("apiRefusalExplanation") or obj.get("content")) or subtype
+    out.add(event("error", ts=ts, source=_ERRORS[subtype], text=text), number)
+
+
+@register(NAME, looks_like)
+def normalise_session(data: bytes) -> Normalised:
+    out = Builder(NAME)
+    lines = list(read_lines(data, out))
+    links = [(n, o) for n, o in lines if o.get("type") in _LINKS and isinstance(o.get("uuid"), str)]
+    kept = _chain(links, out)
+    linked = {n for n, _ in links}
+    calls = Calls()
+    for number, obj in lines:
+        if kept is not None and number in linked and number not in kept:
+            out.skip(number, "on an abandoned branch (rewind or retry)")
+            continue
+        kind = obj.get("type")
+        ts = iso_ts(obj.get("timestamp"))
+        agent = obj.get("agentId")
+        subagent = (
+            (agent if isinstance(agent, str) else "sidechain") if obj.get("isSidechain") else None
+        )
+        if isinstance(obj.get("sessionId"), str):
+            out.meta.setdefault("session_id", obj["sessionId"])
+        if kind == "assistant":
+            message = obj.get("message")
+            if isinstance(message, dict) and isinstance(message.get("model"), str):
+                out.meta.setdefault("model", message["model"])
+            error = obj.get("error") if obj.get("isApiErrorMessage") else None
+            assistant_line(out, calls, number, message, ts=ts, subagent=subagent, error=error)
+        elif kind == "user" and obj.get("isCompactSummary"):
+            out.skip(number, "compaction summary (replaces earlier context, not a user turn)")
+        elif kind == "user":
+            user_line(
+                out,
+                calls,
+                number,
+                obj.get("message"),
+                ts=ts,
+                subagent=subagent,
+                meta=bool(obj.get("isMeta")),
+                structured=obj.get("toolUseResult"),
+            )
+        elif kind == "system":
+            _system(out, number, obj, ts)
+        else:
+            out.skip(number, f"{as_text(kind)[:60] or 'untyped'} line (session bookkeeping)")
+    if calls.usage:
+        out.meta["tokens"] = calls.usage
+    return out.done()
+
+
+def normalise_session_folder(session_file: str | Path) -> Normalised:
+    """A session file with its sub-agents' files, as one numbered transcript.
+
+    Sub-agent files are ``<session>/subagents/*.jsonl`` (newer CLIs) and the
+    ``agent-*.jsonl`` files beside the session (2.0.x) that name the same
+    ``sessionId``. Lines are numbered across the files in reading order (the
+    session, then the sub-agent files by name); ``meta["files"]`` lists each
+    file with its first line number. Sub-agent events follow the session's,
+    marked ``"subagent": <agentId>``.
+    """
+    main = Path(session_file)
+    data = main.read_bytes()
+    result = normalise_session(data)
+    session_id = result.meta.get("session_id")
+    extra = sorted((main.parent / main.stem / "subagents").glob("*.jsonl"))
+    for path in sorted(main.parent.glob("agent-*.jsonl")):
+        head = next(iter(sniff(path.read_bytes()[:65536])), {})
+        if head.get("sessionId") == session_id:
+            extra.append(path)
+    offset = len(split_lines(data))
+    result.meta["files"] = [{"path": main.name, "first_line": 1}]
+    for path in extra:
+        part = normalise_session(path.read_bytes())
+        result.meta["files"].append(
+            {"path": str(path.relative_to(main.parent)), "first_line": offset + 1}
+        )
+        for ev, lines in zip(part.events, part.sources, strict=True):
+            ev["index"] = len(result.events)
+            ev.setdefault("subagent", "sidechain")
+            result.events.append(ev)
+            result.sources.append([n + offset for n in lines])
+        result.unmapped.extend(Unmapped(u.line + offset, u.reason) for u in part.unmapped)
+        offset += len(split_lines(path.read_bytes()))
+    return result

@@ -1,0 +1,55 @@
+"""What Codex's rollout files and legacy events share: tool outputs and exit codes."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+
+from trajectories.normalise.lines import as_text, block_text
+
+# Newer shells format the output as "Exit code: 1\nWall time: …\nOutput:\n…".
+_EXIT = re.compile(r"^(?:Exit code:|Process exited with code) (-?\d+)", re.MULTILINE)
+
+
+def parse_json_string(value: Any) -> Any:
+    """A JSON document written as a string (function arguments), else the value itself."""
+    if isinstance(value, str) and value[:1] in ("{", "["):
+        try:
+            return orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return value
+    return value
+
+
+def output_and_code(output: Any) -> tuple[str, int | None]:
+    """The text of a tool output and the exit code it states, if any.
+
+    Older rollouts wrap it as a JSON string ``{"output": …, "metadata":
+    {"exit_code": N}}``; newer ones are text or content items.
+    """
+    parsed = parse_json_string(output)
+    if isinstance(parsed, dict) and "output" in parsed:
+        metadata = parsed.get("metadata")
+        code = metadata.get("exit_code") if isinstance(metadata, dict) else None
+        return as_text(parsed["output"]), code if isinstance(code, int) else None
+    if isinstance(output, dict):
+        text = block_text([output])
+    elif isinstance(output, list):
+        text = block_text(output)
+    else:
+        text = as_text(output)
+    match = _EXIT.search(text[:2000])
+    return text, int(match.group(1)) if match else None
+
+
+def duration_ms(duration: Any) -> float | None:
+    """Rust's Duration ``{secs, nanos}`` (or a number of seconds) in milliseconds."""
+    if isinstance(duration, dict):
+        secs, nanos = duration.get("secs"), duration.get("nanos")
+        if isinstance(secs, int) and isinstance(nanos, int):
+            return secs * 1000 + nanos // 1_000_000
+    if isinstance(duration, int | float) and not isinstance(duration, bool):
+        return duration * 1000
+    return None

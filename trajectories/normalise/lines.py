@@ -1,0 +1,219 @@
+"""What every NDJSON normaliser shares: reading lines, building the result.
+
+``read_lines`` turns a transcript's bytes into (line number, object) pairs and
+reports every line that is not a JSON object as unmapped, so a format module
+only ever sees dicts. ``Builder`` numbers the events and keeps each event's
+source lines beside it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from functools import lru_cache
+from typing import Any
+
+import orjson
+
+from trajectories.normalise import Normalised, Unmapped
+
+# A run that was killed mid-write leaves a last line without its newline: it is
+# still a line. "\r\n" endings are tolerated.
+_CR = b"\r"
+
+
+def split_lines(data: bytes) -> list[bytes]:
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return lines
+
+
+def _loads(raw: bytes) -> tuple[Any, str | None]:
+    try:
+        return orjson.loads(raw), None
+    except orjson.JSONDecodeError as exc:
+        message = str(exc)
+    if "depth limit" in message or "recursion" in message:
+        return None, "JSON nested too deeply to read"
+    if "utf-8" in message.lower():
+        # A bad byte inside a tool output must not lose the whole event: read
+        # the line with U+FFFD in place of the bytes that are not UTF-8.
+        try:
+            return orjson.loads(raw.decode("utf-8", "replace")), None
+        except orjson.JSONDecodeError:
+            return None, "invalid UTF-8, not JSON"
+    return None, "not JSON (stderr or other text)"
+
+
+def read_lines(data: bytes, out: Builder) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The transcript's JSON objects with their 1-based line numbers.
+
+    Blank lines, text that is not JSON and JSON that is not an object go to
+    ``out.skip`` with the reason; they never stop the reading.
+    """
+    loads, decode_error = orjson.loads, orjson.JSONDecodeError
+    for number, raw in enumerate(split_lines(data), 1):
+        # The common case first, with nothing in its way: a line orjson reads.
+        try:
+            obj = loads(raw)
+        except decode_error:
+            if raw.endswith(_CR):
+                raw = raw[:-1]
+            if not raw.strip():
+                out.skip(number, "blank line")
+                continue
+            obj, problem = _loads(raw)
+            if problem is not None:
+                out.skip(number, problem)
+                continue
+        if type(obj) is dict:
+            yield number, obj
+        else:
+            out.skip(number, "JSON but not an object")
+
+
+class Builder:
+    """Collects events (numbered in order) and unmapped lines for one transcript."""
+
+    def __init__(self, fmt: str) -> None:
+        self.format = fmt
+        self.events: list[dict[str, Any]] = []
+        self.sources: list[list[int]] = []
+        self.unmapped: list[Unmapped] = []
+        self.meta: dict[str, Any] = {}
+
+    def add(self, event: dict[str, Any], *lines: int) -> dict[str, Any]:
+        """Append an event (``index`` is set here) and return it for later filling."""
+        event["index"] = len(self.events)
+        self.events.append(event)
+        self.sources.append(list(lines))
+        return event
+
+    def source(self, event: dict[str, Any], line: int) -> None:
+        """Record one more line an already added event came from."""
+        lines = self.sources[event["index"]]
+        if line not in lines:
+            lines.append(line)
+
+    def skip(self, line: int, reason: str) -> None:
+        self.unmapped.append(Unmapped(line, reason))
+
+    def done(self) -> Normalised:
+        for lines in self.sources:
+            lines.sort()
+        self.unmapped.sort(key=lambda u: u.line)
+        return Normalised(self.format, self.events, self.sources, self.unmapped, self.meta)
+
+
+# Fields v1 requires even when null (a call that never returned, a tool with no input).
+_KEEP_NULL = frozenset({"result", "input"})
+
+
+def event(kind: str, **fields: Any) -> dict[str, Any]:
+    """A v1 event with ``index`` and ``type`` first (the index is set by Builder.add)."""
+    out: dict[str, Any] = {"index": -1, "type": kind}
+    for key, value in fields.items():
+        if value is not None or key in _KEEP_NULL:
+            out[key] = value
+    return out
+
+
+def tool_call(tool: Any, tool_input: Any, ts: str | None = None) -> dict[str, Any]:
+    return event("tool_call", ts=ts, tool=as_text(tool) or "unknown", input=tool_input, result=None)
+
+
+def result(ok: bool, output: Any, exit_code: Any = None) -> dict[str, Any]:
+    code = exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None
+    return {"ok": bool(ok), "output": as_text(output), "exit_code": code}
+
+
+def as_text(value: Any) -> str:
+    """Text as the page shows it: strings as they are, anything else as JSON."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    try:
+        return orjson.dumps(value).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        return str(value)
+
+
+def block_text(content: Any) -> str:
+    """The text of a content value: a string, or a list of blocks with ``text``."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, dict):
+                if isinstance(block.get("text"), str):
+                    parts.append(block["text"])
+                elif block.get("type") in ("image", "input_image"):
+                    parts.append("[image]")
+            elif isinstance(block, str):
+                parts.append(block)
+        return "\n".join(parts)
+    return as_text(content)
+
+
+_ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$")
+
+
+def iso_ts(value: Any) -> str | None:
+    """``value`` if it is an RFC 3339 timestamp, else None (trimmed or odd stamps)."""
+    if isinstance(value, str) and _ISO.match(value):
+        return value
+    return None
+
+
+def ms_ts(value: Any) -> str | None:
+    """Epoch milliseconds as an RFC 3339 UTC stamp with milliseconds."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**45:
+        return None
+    # Whole seconds and milliseconds apart (a float of ms / 1000 can round
+    # down); a run's stamps share their seconds, so those are cached.
+    return f"{_second(value // 1000)}.{value % 1000:03d}Z"
+
+
+@lru_cache(maxsize=4096)
+def _second(seconds: int) -> str:
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def ts_ms(value: str | None) -> int | None:
+    """Milliseconds since the epoch of an RFC 3339 stamp (for durations)."""
+    if value is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return round(moment.timestamp() * 1000)
+
+
+def sniff(data: bytes, limit_lines: int = 200, line_max: int = 1 << 20) -> Iterator[dict]:
+    """The JSON objects among the first lines, for format detection.
+
+    Lines longer than ``line_max`` are passed over unread (a 10 MB tool
+    output says nothing of the format), so the sniff stays cheap.
+    """
+    start = 0
+    for _ in range(limit_lines):
+        if start >= len(data):
+            return
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        raw = data[start:end] if end - start <= line_max else b""
+        start = end + 1
+        raw = raw.strip()
+        if not raw.startswith(b"{"):
+            continue
+        try:
+            obj = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(obj, dict):
+            yield obj

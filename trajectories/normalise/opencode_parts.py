@@ -1,0 +1,66 @@
+"""OpenCode message parts → events, shared by ``run --format json`` and storage."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trajectories.normalise.lines import as_text, event, ms_ts, result, tool_call
+
+# Error names that mean the model provider failed, not OpenCode itself.
+PROVIDER_ERRORS = frozenset(
+    {"APIError", "ProviderAuthError", "ContextOverflowError", "MessageOutputLengthError"}
+)
+
+
+def _exit(metadata: Any) -> int | None:
+    if not isinstance(metadata, dict):
+        return None
+    code = metadata.get("exit", metadata.get("exitCode"))  # hand-edited captures say exitCode
+    return code if isinstance(code, int) and not isinstance(code, bool) else None
+
+
+def part_event(part: dict[str, Any], fallback_ms: Any = None) -> dict[str, Any] | None:
+    """The event of a text, reasoning or tool part; None for any other part."""
+    kind = part.get("type")
+    times = part.get("time") if isinstance(part.get("time"), dict) else {}
+    if kind in ("text", "reasoning"):
+        ts = ms_ts(times.get("start")) or ms_ts(fallback_ms)
+        return event(
+            "message" if kind == "text" else "reasoning", ts=ts, text=as_text(part.get("text"))
+        )
+    if kind != "tool":
+        return None
+    state = part.get("state") if isinstance(part.get("state"), dict) else {}
+    spent = state.get("time") if isinstance(state.get("time"), dict) else {}
+    ev = tool_call(
+        part.get("tool"), state.get("input"), ms_ts(spent.get("start")) or ms_ts(fallback_ms)
+    )
+    status = state.get("status")
+    code = _exit(state.get("metadata"))
+    if status == "completed":
+        # A failing bash command still "completes": its exit code tells.
+        ev["result"] = result(code is None or code == 0, state.get("output"), code)
+    elif status == "error":
+        ev["result"] = result(False, state.get("error"), code)
+    start, end = spent.get("start"), spent.get("end")
+    if isinstance(start, int) and isinstance(end, int) and end > start:
+        ev["duration_ms"] = end - start
+    return ev
+
+
+def step_tokens(part: dict[str, Any]) -> dict[str, int] | None:
+    tokens = part.get("tokens")
+    if not isinstance(tokens, dict):
+        return None
+    got = {k: tokens.get(k) for k in ("input", "output")}
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in got.values()):
+        return got  # type: ignore[return-value]
+    return None
+
+
+def error_event(error: Any, ts: str | None) -> dict[str, Any]:
+    name = error.get("name") if isinstance(error, dict) else None
+    data = error.get("data") if isinstance(error, dict) else None
+    text = as_text(data.get("message")) if isinstance(data, dict) else ""
+    source = "provider" if name in PROVIDER_ERRORS else "harness"
+    return event("error", ts=ts, source=source, text=text or as_text(name) or as_text(error))

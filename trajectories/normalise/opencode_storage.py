@@ -1,0 +1,95 @@
+"""OpenCode's legacy JSON storage folder (``~/.local/share/opencode/storage``).
+
+Not bytes but a folder, so not in the registry: call ``normalise_storage``.
+Its "lines" are the JSON files it reads, numbered in reading order and named
+in ``meta["files"]`` (line N is ``meta["files"][N - 1]``): the session file,
+then each message (by creation time, then id) followed by its parts (by
+file name). Parts map as in ``run --format json``; a user message's text
+parts are ``user`` events; message and session files are unmapped (their
+model, tokens and cost go to meta).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from trajectories.normalise import Normalised
+from trajectories.normalise.lines import Builder, event
+from trajectories.normalise.opencode_parts import error_event, part_event, step_tokens
+
+NAME = "opencode-storage"
+
+
+def _read(path: Path) -> Any:
+    try:
+        return orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+
+
+def _session(root: Path, session_id: str | None) -> tuple[Path | None, dict[str, Any]]:
+    best: tuple[Any, Path, dict[str, Any]] | None = None
+    for path in sorted(root.glob("session/*/*.json")):
+        info = _read(path)
+        if not isinstance(info, dict):
+            continue
+        if session_id is not None and info.get("id") != session_id:
+            continue
+        updated = (info.get("time") or {}).get("updated") or 0
+        if best is None or updated > best[0]:
+            best = (updated, path, info)
+    return (best[1], best[2]) if best else (None, {})
+
+
+def normalise_storage(root: str | Path, session_id: str | None = None) -> Normalised:
+    """One session of a storage folder: ``session_id``, or the last updated one."""
+    root = Path(root)
+    out = Builder(NAME)
+    files: list[str] = []
+
+    def line(path: Path) -> int:
+        files.append(str(path.relative_to(root)))
+        return len(files)
+
+    path, info = _session(root, session_id)
+    out.meta["files"] = files
+    if path is None:
+        return out.done()
+    out.meta.update(session_id=info.get("id"), cwd=info.get("directory"))
+    out.skip(line(path), "session info (in meta)")
+    messages = []
+    for message_path in (root / "message" / str(info.get("id"))).glob("*.json"):
+        message = _read(message_path)
+        if isinstance(message, dict):
+            created = (message.get("time") or {}).get("created") or 0
+            messages.append((created, str(message.get("id")), message_path, message))
+    for _, ident, message_path, message in sorted(messages, key=lambda m: m[:2]):
+        number = line(message_path)
+        model = message.get("model")
+        if isinstance(model, dict) and model.get("modelID"):
+            out.meta.setdefault("model", model["modelID"])
+        if message.get("error"):
+            out.add(error_event(message["error"], None), number)
+        else:
+            out.skip(number, f"{message.get('role')} message info")
+        last = None
+        for part_path in sorted((root / "part" / ident).glob("*.json")):
+            number = line(part_path)
+            part = _read(part_path)
+            if not isinstance(part, dict):
+                out.skip(number, "not a JSON object")
+                continue
+            ev = part_event(part)
+            if ev is not None and message.get("role") == "user" and ev["type"] == "message":
+                ev = event("user", ts=ev.get("ts"), text=ev["text"])
+            if ev is not None:
+                last = out.add(ev, number)
+            elif part.get("type") == "step-finish" and last is not None and step_tokens(part):
+                last["tokens"] = step_tokens(part)
+                out.source(last, number)
+            else:
+                out.skip(number, f"{part.get('type')} part")
+    return out.done()
