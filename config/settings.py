@@ -258,6 +258,9 @@ BENCHVIEW_LIMITS = {
     "search_download_max_rows": envint("BENCHVIEW_SEARCH_DOWNLOAD_MAX_ROWS", 10_000),
     # /<bench>/models/<a>/vs/<b>/: tasks listed where the two differ most.
     "versus_top_tasks": envint("BENCHVIEW_VERSUS_TOP_TASKS", 20),
+    # The attempt page's search reads an event's text and output in pieces of this many
+    # characters, so memory stays bounded however large one event is.
+    "search_chunk_chars": envint("BENCHVIEW_SEARCH_CHUNK_CHARS", 256 * 1024),
     # Attempt and compare pages: vendor bodies shown before "see the log file";
     # patches highlighted up to this size (larger ones are linked raw); the
     # exact (dynamic programming) alignment of two trajectories up to this many

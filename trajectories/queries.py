@@ -10,16 +10,12 @@ from collections import Counter
 from collections.abc import Iterator
 
 from django.conf import settings
-from django.db.models import F, IntegerField, Q, QuerySet, Value
-from django.db.models.functions import Greatest, Length, Lower, StrIndex, Substr
+from django.db.models import Q, QuerySet
+from django.db.models.functions import Length, Substr
 from django.http import Http404
 
 from leaderboard.models import Attempt, CheckResult, Model, Task
 from trajectories.models import Blob, Event, VendorRequest
-
-# Characters of context shown before a search hit, and the snippet's length.
-_SNIPPET_BEFORE = 60
-_SNIPPET_CHARS = 240
 
 # Rows fetched from the database at a time while the page streams.
 EVENT_CHUNK = 1000
@@ -137,51 +133,6 @@ def event_of_line(attempt: Attempt) -> dict[int, int]:
         for line in lines:
             found.setdefault(line, index)
     return found
-
-
-def _snippet(field: str, needle: str) -> dict:
-    hit = StrIndex(Lower(field), Lower(Value(needle)))
-    start = Greatest(F(f"{field}_hit") - _SNIPPET_BEFORE, Value(1), output_field=IntegerField())
-    return {
-        f"{field}_hit": hit,
-        f"{field}_snippet": Substr(field, start, _SNIPPET_CHARS),
-        f"{field}_start": start,
-    }
-
-
-def search_events(attempt: Attempt, q: str) -> tuple[list[dict], bool]:
-    """Events whose text, output, tool or JSON (input, result…) contain ``q``, any case.
-
-    Returns up to ``search_max_results`` matches in index order, each with a short
-    snippet around the first hit (cut in the database, so a 5 MB output is never
-    loaded), and whether more matched.
-    """
-    limit = settings.BENCHVIEW_LIMITS["search_max_results"]
-    matches = (
-        Event.objects.filter(attempt=attempt)
-        .filter(
-            Q(text__icontains=q)
-            | Q(output__icontains=q)
-            | Q(tool__icontains=q)
-            | Q(doc__icontains=q)
-        )
-        .order_by("index")
-        .annotate(**_snippet("text", q))
-        .annotate(**_snippet("output", q))
-        .values(
-            "index",
-            "type",
-            "tool",
-            "text_hit",
-            "text_snippet",
-            "text_start",
-            "output_hit",
-            "output_snippet",
-            "output_start",
-        )[: limit + 1]
-    )
-    rows = list(matches)
-    return rows[:limit], len(rows) > limit
 
 
 def vendor_requests(attempt: Attempt) -> list[VendorRequest]:

@@ -21,6 +21,7 @@ from trajectories.render.diff import parse_patch
 from trajectories.render.event_html import render_events
 from trajectories.render.events import event_views, tool_summary, type_toggles
 from trajectories.render.evidence import vendor_logs, verdict_groups
+from trajectories.search import search_events
 
 PATCH_VIEWS = ("unified", "split")
 # How many error events the summary links to.
@@ -64,7 +65,7 @@ def attempt(request, bench: str, model: str, task: str):
             ),
             "errors": [p[0] for p in problems if p[1] == "error"][:FIRST_ERRORS],
             "q": q,
-            "search": queries.search_events(found, q) if q else None,
+            "search": search_events(found, q) if q else None,
             "patch": _patch(evidence, limits),
             "patch_view": view if view in PATCH_VIEWS else "unified",
             "vendors": vendor_logs(
