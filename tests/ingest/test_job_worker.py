@@ -7,6 +7,7 @@ import signal
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
 
 from ingest.jobs import job_enqueue
 from ingest.locks import import_lock
@@ -70,6 +71,7 @@ def test_a_worker_killed_mid_import_leaves_the_database_and_the_lock_and_fails_t
     assert f"pid {worker.pid}" in job.error and "its process is gone" in job.error
     assert "during writing" in job.error
     assert "nothing of it was written" in job.error
+    assert DBTaskResult.objects.get(id=job.task_id).status == "FAILED"  # the queue agrees
 
     assert dump() == before
     assert not ImportRecord.objects.filter(action="import").exists()  # it never finished
