@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from typing import TextIO
 
 from tqdm import tqdm
@@ -36,8 +37,15 @@ class TerminalProgress:
         if self.bar is None:
             if not progress.total:
                 return
+            # A terminal that reports no size (0×0) would hide the bar: shutil
+            # falls back to 80×24 there.
+            size = shutil.get_terminal_size()
             self.bar = tqdm(
-                total=progress.total, unit="attempt", file=self.stream, dynamic_ncols=True
+                total=progress.total,
+                unit="attempt",
+                file=self.stream,
+                ncols=size.columns,
+                nrows=size.lines,
             )
         self.bar.set_description(progress.phase.label, refresh=False)
         self.bar.set_postfix_str(f"{progress.events} events", refresh=False)

@@ -22,7 +22,8 @@ from pathlib import Path
 
 from django.conf import settings
 from django.utils import timezone
-from django_tasks import task
+from django_tasks import TaskResultStatus, task
+from django_tasks_db.models import DBTaskResult
 
 from ingest.admin.staging import Staged
 from ingest.imports import Outcome, recorded_import
@@ -172,6 +173,7 @@ def jobs_reap() -> list[ImportJob]:
             state=State.FAILED, error=reason, finished_at=now
         ):
             _free_lock_of(job)
+            _fail_task_of(job, reason)
             live_drop(job.pk)
             logger.warning("import job %s: %s", job.pk, reason)
             reaped.append(job)
@@ -182,6 +184,13 @@ def _free_lock_of(job: ImportJob) -> None:
     # The dead worker's lock row would otherwise block imports until it goes
     # stale; a lock that dies with its holder makes this a no-op.
     ImportLock.objects.filter(holder=job_holder(job)[:300]).delete()
+
+
+def _fail_task_of(job: ImportJob, reason: str) -> None:
+    # The queue's own row would say "running" for ever: its worker is gone.
+    DBTaskResult.objects.filter(id=job.task_id, status=TaskResultStatus.RUNNING).update(
+        status=TaskResultStatus.FAILED, finished_at=timezone.now(), traceback=reason
+    )
 
 
 def _alive(pid: int) -> bool:

@@ -7,6 +7,7 @@ import signal
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
 
 from ingest.jobs import job_enqueue
 from ingest.locks import import_lock
@@ -53,23 +54,29 @@ def test_a_worker_killed_mid_import_leaves_the_database_and_the_lock_and_fails_t
     before = dump()
     staff = make_user("stafford")
     job = queue(second, staff)
+    client = Client()
+    client.force_login(staff)
+    status_url = reverse("admin:ingest_import_job_status", args=[job.pk])
 
     with db_worker() as worker:
         wait_for(lambda: live_writing(job), timeout=120, what="the job to be writing")
+        # The page sees the progress while the import's transaction is still open.
+        running = client.get(status_url).json()
+        assert (running["state"], running["phase"]) == ("running", "writing")
+        assert 0 < running["done"] < running["total"] and running["events"] > 0
         job.refresh_from_db()
         assert job.state == "running" and job.worker_pid == worker.pid
         worker.send_signal(signal.SIGKILL)
         worker.wait(timeout=30)
 
     # The job's page is what notices: the worker's process is gone.
-    client = Client()
-    client.force_login(staff)
-    status = client.get(reverse("admin:ingest_import_job_status", args=[job.pk])).json()
+    status = client.get(status_url).json()
     assert (status["state"], status["finished"]) == ("failed", True)
     job.refresh_from_db()
     assert f"pid {worker.pid}" in job.error and "its process is gone" in job.error
     assert "during writing" in job.error
     assert "nothing of it was written" in job.error
+    assert DBTaskResult.objects.get(id=job.task_id).status == "FAILED"  # the queue agrees
 
     assert dump() == before
     assert not ImportRecord.objects.filter(action="import").exists()  # it never finished
