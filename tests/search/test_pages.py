@@ -114,10 +114,23 @@ def test_the_search_page_answers_in_a_fixed_number_of_queries(
     bench, _, _ = planted
     client.get(search_url(bench.slug, "zebrafish"))  # warm caches (content types, …)
     # 1 bench; 2 the attempts in scope; 3 the first matches (attempt, tool:
-    # totals and facets); 4 the page's attempts holding a match; 5 their first
-    # matches; 6 those matches' snippets; 7 the attempts' models and tasks;
-    # 8, 9 the models and tasks of the form controls.
-    with django_assert_num_queries(9):
+    # totals, facets and, below the cap, every attempt holding one); 4 the
+    # page's first matches; 5 their snippets; 6 the attempts' models and
+    # tasks; 7, 8 the models and tasks of the form controls.
+    with django_assert_num_queries(8):
         client.get(search_url(bench.slug, "zebrafish"))
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(8):
         client.get(search_url(bench.slug, "the"))
+
+
+@pytest.mark.django_db
+def test_past_the_count_cap_the_page_takes_one_more_query(
+    client, planted, settings, django_assert_num_queries
+):
+    bench, _, _ = planted
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "search_count_cap": 5}
+    client.get(search_url(bench.slug, "the"))
+    # As above, with the page's attempts found attempt by attempt (4).
+    with django_assert_num_queries(9):
+        page = client.get(search_url(bench.slug, "the")).content.decode()
+    assert "5+ matching events" in page

@@ -136,19 +136,25 @@ def _needle(query: Query) -> str | None:
     return query.terms[0].split()[0] if query.terms else None
 
 
-def page_groups(events: QuerySet[Event], query: Query, *, page: int) -> tuple[list[Group], bool]:
+def page_groups(
+    events: QuerySet[Event], query: Query, *, page: int, holding: list[int] | None = None
+) -> tuple[list[Group], bool]:
     """One page of attempts holding matches (in attempt order), each with its
-    first matching events: four queries."""
+    first matching events: three or four queries. ``holding``: every attempt
+    with a match, when the caller already knows them all."""
     limits = settings.BENCHVIEW_LIMITS
     size, per_attempt = limits["search_attempts_per_page"], limits["search_events_per_attempt"]
     start = (page - 1) * size
-    # Attempt by attempt, stopping at the page's end: a common word costs no
-    # more than a rare one (no count of every match per attempt).
-    ids = list(
-        Attempt.objects.filter(Exists(events.filter(attempt_id=OuterRef("pk"))))
-        .order_by("pk")
-        .values_list("pk", flat=True)[start : start + size + 1]
-    )
+    if holding is not None:
+        ids = sorted(holding)[start : start + size + 1]
+    else:
+        # Attempt by attempt, stopping at the page's end: for a common word
+        # this stops early instead of listing every match.
+        ids = list(
+            Attempt.objects.filter(Exists(events.filter(attempt_id=OuterRef("pk"))))
+            .order_by("pk")
+            .values_list("pk", flat=True)[start : start + size + 1]
+        )
     has_next = len(ids) > size
     ids = ids[:size]
     if not ids:
@@ -205,9 +211,10 @@ def page_groups(events: QuerySet[Event], query: Query, *, page: int) -> tuple[li
 
 def tally(
     events: QuerySet[Event], within: Scope, cap: int
-) -> tuple[Tally, Tally, dict[str, list[Facet]]]:
-    """Matches, attempts holding them, and facets by model, tool (normalised)
-    and task, counted over the first ``cap`` + 1 matches: one query."""
+) -> tuple[Tally, Tally, dict[str, list[Facet]], list[int]]:
+    """Matches, attempts holding them, facets by model, tool (normalised) and
+    task, and the attempts seen, counted over the first ``cap`` + 1 matches:
+    one query."""
     sample = events.values("attempt_id", "tool")[: cap + 1]
     counts: Counter = Counter(sample.values_list("attempt_id", "tool"))
     about = {pk: rest for pk, *rest in within.rows}
@@ -234,21 +241,25 @@ def tally(
         "tool": ordered("tool", tools),
         "task": ordered("task", tasks),
     }
-    attempts = len({attempt_id for attempt_id, _ in counts})
-    return Tally(min(total, cap), capped), Tally(attempts, capped), facets
+    holding = sorted({attempt_id for attempt_id, _ in counts})
+    return Tally(min(total, cap), capped), Tally(len(holding), capped), facets, holding
 
 
 def search(*, bench: Bench, user, query: Query, page: int = 1) -> Results:
-    """The results page for ``query`` (an empty query finds nothing): six queries."""
+    """The results page for ``query`` (an empty query finds nothing): five
+    queries, six past the count cap."""
     cap = settings.BENCHVIEW_LIMITS["search_count_cap"]
     if query.is_empty:
         return Results(query, Tally(0, False), Tally(0, False), [], page, False)
     within = scope(bench, user, query)
     events = matching_events(bench, user, query, within)
-    total, attempts, facets = tally(events, within, cap)
+    total, attempts, facets, holding = tally(events, within, cap)
     if total.value == 0:
         return Results(query, total, attempts, [], page, False)
-    groups, has_next = page_groups(events, query, page=page)
+    # Below the cap the tally saw every match, so it knows every attempt.
+    groups, has_next = page_groups(
+        events, query, page=page, holding=None if total.capped else holding
+    )
     return Results(
         query=query,
         total=total,
