@@ -34,8 +34,18 @@ demo: venv
 	$(PY) manage.py migrate --noinput
 	$(MAKE) sample
 	$(PY) manage.py import_release $(SAMPLE_DIR)
-	@echo "Serving Benchview on http://$(HOST):$(PORT)/"
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	@# The address is printed once the server answers, not before: a busy
+	@# port or a slow start must not leave a dead link on the screen.
+	@$(PY) manage.py runserver --noreload $(HOST):$(PORT) & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null' INT TERM EXIT; \
+	for i in $$(seq 1 240); do \
+	  if ! kill -0 $$pid 2>/dev/null; then \
+	    echo "The server did not start. Is port $(PORT) taken? Pick another: make demo PORT=8001"; exit 1; fi; \
+	  if $(PY) -c "import urllib.request; urllib.request.urlopen('http://$(HOST):$(PORT)/healthz', timeout=1)" 2>/dev/null; then \
+	    echo "Serving Benchview on http://$(HOST):$(PORT)/ (Ctrl-C stops it)"; break; fi; \
+	  sleep 0.5; \
+	done; \
+	wait $$pid
 
 # Production-like serving: gunicorn and whitenoise with collected static files.
 # The long timeout leaves room for an admin import, which runs in its request.
