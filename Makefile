@@ -41,8 +41,20 @@ demo: venv
 	$(MAKE) sample
 	$(PY) manage.py import_release $(SAMPLE_DIR)
 	$(PY) manage.py import_harbor $(HARBOR_DIR) --bench interaction-bench --title "Interaction Bench" --models $(HARBOR_DIR)/models.json
-	@echo "Serving Benchview on http://$(HOST):$(PORT)/ with an import worker"
-	$(WORKER) $(PY) manage.py runserver $(HOST):$(PORT)
+	@# The address is printed once the server answers, not before: a busy
+	@# port or a slow start must not leave a dead link on the screen. The import
+	@# worker runs beside the server and stops with it.
+	@$(PY) manage.py db_worker --no-reload & worker=$$!; \
+	$(PY) manage.py runserver --noreload $(HOST):$(PORT) & pid=$$!; \
+	trap 'kill $$pid $$worker 2>/dev/null' INT TERM EXIT; \
+	for i in $$(seq 1 240); do \
+	  if ! kill -0 $$pid 2>/dev/null; then \
+	    echo "The server did not start. Is port $(PORT) taken? Pick another: make demo PORT=8001"; exit 1; fi; \
+	  if $(PY) -c "import urllib.request; urllib.request.urlopen('http://$(HOST):$(PORT)/healthz', timeout=1)" 2>/dev/null; then \
+	    echo "Serving Benchview on http://$(HOST):$(PORT)/ with an import worker (Ctrl-C stops both)"; break; fi; \
+	  sleep 0.5; \
+	done; \
+	wait $$pid
 
 # Production-like serving: gunicorn and whitenoise with collected static files,
 # DEBUG off, HTTPS on (behind a TLS proxy that sets X-Forwarded-Proto; use
