@@ -18,6 +18,7 @@ from trajectories.normalise.lines import (
     block_text,
     event,
     result,
+    text_event,
     tool_call,
     ts_ms,
 )
@@ -46,9 +47,11 @@ class Calls:
 
     def count_usage(self, message: dict[str, Any]) -> None:
         # Split lines repeat the response's usage: count each message id once.
-        usage = message.get("usage")
         ident = message.get("id")
-        if not isinstance(usage, dict) or not isinstance(ident, str) or ident in self.usage_seen:
+        if not isinstance(ident, str) or ident in self.usage_seen:
+            return
+        usage = message.get("usage")
+        if not isinstance(usage, dict):
             return
         self.usage_seen.add(ident)
         for ours, theirs in (
@@ -96,13 +99,19 @@ def assistant_line(
         if not isinstance(block, dict):
             continue
         kind = block.get("type")
-        if kind == "text" and isinstance(block.get("text"), str) and block["text"]:
-            ev = event("message", ts=ts, text=block["text"])
-        elif kind == "thinking" and isinstance(block.get("thinking"), str) and block["thinking"]:
-            ev = event("reasoning", ts=ts, text=block["thinking"])
+        if kind == "text":
+            text = block.get("text")
+            if not (isinstance(text, str) and text):
+                continue
+            ev = text_event("message", ts, text)
+        elif kind == "thinking":
+            text = block.get("thinking")
+            if not (isinstance(text, str) and text):
+                continue
+            ev = text_event("reasoning", ts, text)
         elif kind == "redacted_thinking":
-            ev = event("reasoning", ts=ts, text="[redacted thinking]")
-        elif kind in ("tool_use", "server_tool_use"):
+            ev = text_event("reasoning", ts, "[redacted thinking]")
+        elif kind == "tool_use" or kind == "server_tool_use":
             ev = tool_call(block.get("name"), block.get("input"), ts)
             ident = block.get("id")
             if isinstance(ident, str):
@@ -113,14 +122,16 @@ def assistant_line(
             continue
         else:
             continue
-        out.add(_mark(ev, subagent), number)
+        if subagent:
+            ev["subagent"] = subagent
+        out.add(ev, number)
         made += 1
     if not made:
         out.skip(number, "assistant line with no text, thinking or tool call")
 
 
 def _exit_code(tool: str, ok: bool, text: str, structured: Any) -> tuple[int | None, str]:
-    match = _EXIT.match(text)
+    match = _EXIT.match(text) if text.startswith("Exit code ") else None
     if match:
         return int(match.group(1)), text[match.end() :]
     if isinstance(structured, dict):
@@ -185,7 +196,7 @@ def user_line(
             orphans += 1 - got
         elif block.get("type") in ("text", "image"):
             texts.append(block)
-    text = block_text(texts)
+    text = block_text(texts) if texts else ""
     if texts and not meta and not text.lstrip().startswith(_WRAPPERS):
         out.add(_mark(event("user", ts=ts, text=text), subagent), number)
         return
