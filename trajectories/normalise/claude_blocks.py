@@ -8,7 +8,6 @@ text / thinking / tool_use blocks (often one block per line, the lines sharing
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +23,7 @@ from trajectories.normalise.lines import (
 )
 
 # Bash failures are text: "Exit code 2\n<stdout+stderr>"; there is no field.
-_EXIT = re.compile(r"^Exit code (-?\d+)(?:\n|$)")
+_EXIT_PREFIX = "Exit code "
 # User "turns" that are the CLI talking to itself, not the person.
 _WRAPPERS = (
     "<command-name>",
@@ -85,7 +84,9 @@ def assistant_line(
     if not isinstance(message, dict):
         out.skip(number, "assistant line without a message")
         return
-    calls.count_usage(message)
+    ident = message.get("id")
+    if not (type(ident) is str and ident in calls.usage_seen):  # split lines: counted once
+        calls.count_usage(message)
     content = message.get("content")
     if error:
         # A synthetic message standing for an API error (model "<synthetic>").
@@ -131,9 +132,14 @@ def assistant_line(
 
 
 def _exit_code(tool: str, ok: bool, text: str, structured: Any) -> tuple[int | None, str]:
-    match = _EXIT.match(text) if text.startswith("Exit code ") else None
-    if match:
-        return int(match.group(1)), text[match.end() :]
+    if text.startswith(_EXIT_PREFIX):
+        # "Exit code N" alone or followed by a newline (a regex here cost more
+        # than reading the line's JSON).
+        cut = text.find("\n", len(_EXIT_PREFIX))
+        digits = text[len(_EXIT_PREFIX) : cut] if cut >= 0 else text[len(_EXIT_PREFIX) :]
+        number = digits[1:] if digits[:1] == "-" else digits
+        if number.isdecimal():
+            return int(digits), text[cut + 1 :] if cut >= 0 else ""
     if isinstance(structured, dict):
         code = structured.get("exit_code", structured.get("exitCode"))
         if isinstance(code, int) and not isinstance(code, bool):
