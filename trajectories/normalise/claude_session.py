@@ -70,20 +70,25 @@ def _link(number: int, obj: dict[str, Any]) -> Link:
 
 def _chain(links: list[Link], out: Builder) -> set[int] | None:
     """Line numbers on the kept branch, or None to take every chain line."""
-    by_uuid: dict[str, Link] = {}
-    for link in links:
-        if link[1] in by_uuid:
-            out.meta["walk"] = "file order (uuids repeat, not a tree)"
-            return None
-        by_uuid[link[1]] = link
+    by_uuid = {link[1]: link for link in links}
+    if len(by_uuid) < len(links):
+        out.meta["walk"] = "file order (uuids repeat, not a tree)"
+        return None
     parents = {link[2] for link in links}
-    leaves = [link for link in links if link[1] not in parents]
-    main = [link for link in leaves if not link[3]] or leaves
-    if not main:
+    # The newest leaf that is not a sidechain, else the newest leaf: looked
+    # for from the end, where it usually is.
+    leaf = newest = None
+    for link in reversed(links):
+        if link[1] not in parents:
+            newest = newest or link
+            if not link[3]:
+                leaf = link
+                break
+    if newest is None:
         out.meta["walk"] = "file order (no leaf)"
         return None
     kept: set[int] = set()
-    current: Link | None = main[-1]
+    current: Link | None = leaf or newest
     while current is not None and current[0] not in kept:
         kept.add(current[0])
         parent = current[2]
