@@ -1,13 +1,16 @@
 """Transcript normalisers: lines per second beside a bare ``orjson.loads``, and peak memory.
 
-    .venv/bin/python benchmarks/normalise.py [--lines 10000] [--runs 3]
+    .venv/bin/python benchmarks/normalise.py [--lines 10000] [--runs 7]
 
 For each registered format, builds a synthetic transcript of about N and 4N
 lines (a repeated unit of that format: a prompt or message, a tool call with
 a ~1 KB output and its result, reasoning), then reports
 
 - lines/s of ``normalise(data, format)`` and of a bare loop that only splits
-  the bytes and ``orjson.loads`` each line, and their ratio (target: within 3x);
+  the bytes and ``orjson.loads`` each line, and their ratio (target: within 3x).
+  The two are timed alternately in the same run, in CPU time, ``--runs``
+  rounds; the figures are medians (see ``paired``), so a noisy shared machine
+  moves them little;
 - peak memory traced (tracemalloc) while normalising, at both sizes, beside
   the input size: the events are kept, so it grows with the file, and the
   figure to watch is the peak per input byte staying the same.
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 import tracemalloc
@@ -215,13 +219,24 @@ def bare(data: bytes) -> None:
             orjson.loads(raw)
 
 
-def best(function: Callable[[], object], runs: int) -> float:
-    times = []
+def paired(ours: Callable[[], object], theirs: Callable[[], object], runs: int) -> tuple:
+    """Median seconds of each and the median of their per-round ratios.
+
+    The two are timed in turn, round after round, so a burst of load from
+    other processes falls on both; CPU time of this process (not wall time)
+    leaves out the time the machine gave to others. The ratio is taken round
+    by round and its median reported, so one disturbed round cannot move it.
+    """
+    mine, bare_times = [], []
     for _ in range(runs):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        start = time.process_time()
+        theirs()
+        bare_times.append(time.process_time() - start)
+        start = time.process_time()
+        ours()
+        mine.append(time.process_time() - start)
+    ratio = statistics.median(m / b for m, b in zip(mine, bare_times, strict=True) if b > 0)
+    return statistics.median(mine), statistics.median(bare_times), ratio
 
 
 def peak(fmt: str, data: bytes) -> int:
@@ -235,7 +250,7 @@ def peak(fmt: str, data: bytes) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=10_000)
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     print(
         f"{'format':20} {'lines':>7} {'lines/s':>10} {'orjson/s':>10} {'ratio':>6}"
@@ -247,13 +262,16 @@ def main() -> None:
             continue
         small, large = transcript(fmt, args.lines), transcript(fmt, 4 * args.lines)
         count = small.count(b"\n")
-        ours = best(lambda data=small, fmt=fmt: normalise(data, fmt), args.runs)
-        theirs = best(lambda data=small: bare(data), args.runs)
+        ours, theirs, ratio = paired(
+            lambda data=small, fmt=fmt: normalise(data, fmt),
+            lambda data=small: bare(data),
+            args.runs,
+        )
         small_peak, large_peak = peak(fmt, small), peak(fmt, large)
         mb = 1024 * 1024
         print(
             f"{fmt:20} {count:>7} {count / ours:>10,.0f} {count / theirs:>10,.0f}"
-            f" {ours / theirs:>5.2f}x {len(small) / mb:>7.1f} {small_peak / mb:>8.1f}"
+            f" {ratio:>5.2f}x {len(small) / mb:>7.1f} {small_peak / mb:>8.1f}"
             f" {small_peak / len(small):>7.2f} |        {len(large) / mb:>7.1f}"
             f" {large_peak / mb:>8.1f} {large_peak / len(large):>7.2f}"
         )

@@ -22,6 +22,8 @@ Contract of every normaliser:
 
 from __future__ import annotations
 
+import functools
+import gc
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,11 +60,35 @@ def register(name: str, detector: Callable[[bytes], bool]) -> Callable[[Normalis
     """Decorator a format module puts on its normaliser: fills both registries."""
 
     def put(function: Normaliser) -> Normaliser:
-        NORMALISERS[name] = function
+        paused = _gc_paused(function)
+        NORMALISERS[name] = paused
         DETECTORS[name] = detector
-        return function
+        return paused
 
     return put
+
+
+def _gc_paused(function: Normaliser) -> Normaliser:
+    """``function`` with the cyclic garbage collector paused while it runs.
+
+    A normaliser keeps every event it builds (and the session one every parsed
+    line), so the collector would keep re-walking a heap that only grows, for
+    nothing: the normalisers make no reference cycles and plain reference
+    counting frees what they drop. That walking was a third of the run time on
+    large transcripts. If the collector was already off, it is left off.
+    """
+
+    @functools.wraps(function)
+    def run(data: bytes) -> Normalised:
+        if not gc.isenabled():
+            return function(data)
+        gc.disable()
+        try:
+            return function(data)
+        finally:
+            gc.enable()
+
+    return run
 
 
 class UnknownFormat(ValueError):

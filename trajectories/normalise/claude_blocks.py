@@ -8,7 +8,6 @@ text / thinking / tool_use blocks (often one block per line, the lines sharing
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,12 +17,13 @@ from trajectories.normalise.lines import (
     block_text,
     event,
     result,
+    text_event,
     tool_call,
     ts_ms,
 )
 
 # Bash failures are text: "Exit code 2\n<stdout+stderr>"; there is no field.
-_EXIT = re.compile(r"^Exit code (-?\d+)(?:\n|$)")
+_EXIT_PREFIX = "Exit code "
 # User "turns" that are the CLI talking to itself, not the person.
 _WRAPPERS = (
     "<command-name>",
@@ -46,9 +46,11 @@ class Calls:
 
     def count_usage(self, message: dict[str, Any]) -> None:
         # Split lines repeat the response's usage: count each message id once.
-        usage = message.get("usage")
         ident = message.get("id")
-        if not isinstance(usage, dict) or not isinstance(ident, str) or ident in self.usage_seen:
+        if not isinstance(ident, str) or ident in self.usage_seen:
+            return
+        usage = message.get("usage")
+        if not isinstance(usage, dict):
             return
         self.usage_seen.add(ident)
         for ours, theirs in (
@@ -82,7 +84,9 @@ def assistant_line(
     if not isinstance(message, dict):
         out.skip(number, "assistant line without a message")
         return
-    calls.count_usage(message)
+    ident = message.get("id")
+    if not (type(ident) is str and ident in calls.usage_seen):  # split lines: counted once
+        calls.count_usage(message)
     content = message.get("content")
     if error:
         # A synthetic message standing for an API error (model "<synthetic>").
@@ -96,13 +100,19 @@ def assistant_line(
         if not isinstance(block, dict):
             continue
         kind = block.get("type")
-        if kind == "text" and isinstance(block.get("text"), str) and block["text"]:
-            ev = event("message", ts=ts, text=block["text"])
-        elif kind == "thinking" and isinstance(block.get("thinking"), str) and block["thinking"]:
-            ev = event("reasoning", ts=ts, text=block["thinking"])
+        if kind == "text":
+            text = block.get("text")
+            if not (isinstance(text, str) and text):
+                continue
+            ev = text_event("message", ts, text)
+        elif kind == "thinking":
+            text = block.get("thinking")
+            if not (isinstance(text, str) and text):
+                continue
+            ev = text_event("reasoning", ts, text)
         elif kind == "redacted_thinking":
-            ev = event("reasoning", ts=ts, text="[redacted thinking]")
-        elif kind in ("tool_use", "server_tool_use"):
+            ev = text_event("reasoning", ts, "[redacted thinking]")
+        elif kind == "tool_use" or kind == "server_tool_use":
             ev = tool_call(block.get("name"), block.get("input"), ts)
             ident = block.get("id")
             if isinstance(ident, str):
@@ -113,16 +123,23 @@ def assistant_line(
             continue
         else:
             continue
-        out.add(_mark(ev, subagent), number)
+        if subagent:
+            ev["subagent"] = subagent
+        out.add(ev, number)
         made += 1
     if not made:
         out.skip(number, "assistant line with no text, thinking or tool call")
 
 
 def _exit_code(tool: str, ok: bool, text: str, structured: Any) -> tuple[int | None, str]:
-    match = _EXIT.match(text)
-    if match:
-        return int(match.group(1)), text[match.end() :]
+    if text.startswith(_EXIT_PREFIX):
+        # "Exit code N" alone or followed by a newline (a regex here cost more
+        # than reading the line's JSON).
+        cut = text.find("\n", len(_EXIT_PREFIX))
+        digits = text[len(_EXIT_PREFIX) : cut] if cut >= 0 else text[len(_EXIT_PREFIX) :]
+        number = digits[1:] if digits[:1] == "-" else digits
+        if number.isdecimal():
+            return int(digits), text[cut + 1 :] if cut >= 0 else ""
     if isinstance(structured, dict):
         code = structured.get("exit_code", structured.get("exitCode"))
         if isinstance(code, int) and not isinstance(code, bool):
@@ -185,7 +202,7 @@ def user_line(
             orphans += 1 - got
         elif block.get("type") in ("text", "image"):
             texts.append(block)
-    text = block_text(texts)
+    text = block_text(texts) if texts else ""
     if texts and not meta and not text.lstrip().startswith(_WRAPPERS):
         out.add(_mark(event("user", ts=ts, text=text), subagent), number)
         return

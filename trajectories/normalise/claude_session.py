@@ -50,30 +50,51 @@ def looks_like(data: bytes) -> bool:
     return False
 
 
-def _chain(links: list[tuple[int, dict[str, Any]]], out: Builder) -> set[int] | None:
+# What the walk needs of a chain line: (line number, uuid, parentUuid,
+# isSidechain, subtype, logicalParentUuid), so the parsed line itself need not
+# be kept.
+Link = tuple[int, str, Any, Any, Any, Any]
+
+
+def _link(number: int, obj: dict[str, Any]) -> Link:
+    get = obj.get
+    return (
+        number,
+        obj["uuid"],
+        get("parentUuid"),
+        get("isSidechain"),
+        get("subtype"),
+        get("logicalParentUuid"),
+    )
+
+
+def _chain(links: list[Link], out: Builder) -> set[int] | None:
     """Line numbers on the kept branch, or None to take every chain line."""
-    by_uuid: dict[str, tuple[int, dict[str, Any]]] = {}
-    for number, obj in links:
-        if obj["uuid"] in by_uuid:
-            out.meta["walk"] = "file order (uuids repeat, not a tree)"
-            return None
-        by_uuid[obj["uuid"]] = (number, obj)
-    parents = {obj.get("parentUuid") for _, obj in links}
-    leaves = [(n, o) for n, o in links if o["uuid"] not in parents]
-    main = [(n, o) for n, o in leaves if not o.get("isSidechain")] or leaves
-    if not main:
+    by_uuid = {link[1]: link for link in links}
+    if len(by_uuid) < len(links):
+        out.meta["walk"] = "file order (uuids repeat, not a tree)"
+        return None
+    parents = {link[2] for link in links}
+    # The newest leaf that is not a sidechain, else the newest leaf: looked
+    # for from the end, where it usually is.
+    leaf = newest = None
+    for link in reversed(links):
+        if link[1] not in parents:
+            newest = newest or link
+            if not link[3]:
+                leaf = link
+                break
+    if newest is None:
         out.meta["walk"] = "file order (no leaf)"
         return None
     kept: set[int] = set()
-    current: dict[str, Any] | None = main[-1][1]
-    number = main[-1][0]
-    while current is not None and number not in kept:
-        kept.add(number)
-        parent = current.get("parentUuid")
-        if parent is None and current.get("subtype") == "compact_boundary":
-            parent = current.get("logicalParentUuid")
-        found = by_uuid.get(parent) if isinstance(parent, str) else None
-        number, current = found if found else (0, None)
+    current: Link | None = leaf or newest
+    while current is not None and current[0] not in kept:
+        kept.add(current[0])
+        parent = current[2]
+        if parent is None and current[4] == "compact_boundary":
+            parent = current[5]
+        current = by_uuid.get(parent) if isinstance(parent, str) else None
     out.meta["walk"] = "tree from the newest leaf"
     return kept
 
@@ -95,50 +116,83 @@ def _system(out: Builder, number: int, obj: dict[str, Any], ts: str | None) -> N
 
 @register(NAME, looks_like)
 def normalise_session(data: bytes) -> Normalised:
+    # Most sessions are one unbroken chain (no rewind, no retry): then the walk
+    # keeps every chain line and the lines can be mapped as they are read, in
+    # one pass, without holding every parsed line. Only when the walk leaves
+    # some chain line out is the file read again, the walk first.
+    out = Builder(NAME)
+    calls = Calls()
+    links = []
+    for number, obj in read_lines(data, out):
+        if obj.get("type") in _LINKS and isinstance(obj.get("uuid"), str):
+            links.append(_link(number, obj))
+        _line(out, calls, number, obj)
+    kept = _chain(links, out)
+    if kept is not None and len(kept) < len(links):
+        return _normalise_branches(data)
+    out.meta = {"walk": out.meta.pop("walk"), **out.meta}  # where the two-pass read puts it
+    if calls.usage:
+        out.meta["tokens"] = calls.usage
+    return out.done()
+
+
+def _normalise_branches(data: bytes) -> Normalised:
+    """A session whose walk leaves lines out: chain first, then the kept lines."""
     out = Builder(NAME)
     lines = list(read_lines(data, out))
-    links = [(n, o) for n, o in lines if o.get("type") in _LINKS and isinstance(o.get("uuid"), str)]
+    links = [
+        _link(n, o) for n, o in lines if o.get("type") in _LINKS and isinstance(o.get("uuid"), str)
+    ]
     kept = _chain(links, out)
-    linked = {n for n, _ in links}
+    linked = {link[0] for link in links}
     calls = Calls()
     for number, obj in lines:
         if kept is not None and number in linked and number not in kept:
             out.skip(number, "on an abandoned branch (rewind or retry)")
             continue
-        kind = obj.get("type")
-        ts = iso_ts(obj.get("timestamp"))
-        agent = obj.get("agentId")
-        subagent = (
-            (agent if isinstance(agent, str) else "sidechain") if obj.get("isSidechain") else None
-        )
-        if isinstance(obj.get("sessionId"), str):
-            out.meta.setdefault("session_id", obj["sessionId"])
-        if kind == "assistant":
-            message = obj.get("message")
-            if isinstance(message, dict) and isinstance(message.get("model"), str):
-                out.meta.setdefault("model", message["model"])
-            error = obj.get("error") if obj.get("isApiErrorMessage") else None
-            assistant_line(out, calls, number, message, ts=ts, subagent=subagent, error=error)
-        elif kind == "user" and obj.get("isCompactSummary"):
-            out.skip(number, "compaction summary (replaces earlier context, not a user turn)")
-        elif kind == "user":
-            user_line(
-                out,
-                calls,
-                number,
-                obj.get("message"),
-                ts=ts,
-                subagent=subagent,
-                meta=bool(obj.get("isMeta")),
-                structured=obj.get("toolUseResult"),
-            )
-        elif kind == "system":
-            _system(out, number, obj, ts)
-        else:
-            out.skip(number, f"{as_text(kind)[:60] or 'untyped'} line (session bookkeeping)")
+        _line(out, calls, number, obj)
     if calls.usage:
         out.meta["tokens"] = calls.usage
     return out.done()
+
+
+def _line(out: Builder, calls: Calls, number: int, obj: dict[str, Any]) -> None:
+    """Events (or the unmapped reason) of one line that is on the kept branch."""
+    kind = obj.get("type")
+    stamp = obj.get("timestamp")
+    ts = None if stamp is None else iso_ts(stamp)
+    subagent = None
+    if obj.get("isSidechain"):
+        agent = obj.get("agentId")
+        subagent = agent if isinstance(agent, str) else "sidechain"
+    session = obj.get("sessionId")
+    if "session_id" not in out.meta and isinstance(session, str):
+        out.meta["session_id"] = session
+    if kind == "assistant":
+        message = obj.get("message")
+        if "model" not in out.meta and isinstance(message, dict):
+            model = message.get("model")
+            if isinstance(model, str):
+                out.meta["model"] = model
+        error = obj.get("error") if obj.get("isApiErrorMessage") else None
+        assistant_line(out, calls, number, message, ts=ts, subagent=subagent, error=error)
+    elif kind == "user" and obj.get("isCompactSummary"):
+        out.skip(number, "compaction summary (replaces earlier context, not a user turn)")
+    elif kind == "user":
+        user_line(
+            out,
+            calls,
+            number,
+            obj.get("message"),
+            ts=ts,
+            subagent=subagent,
+            meta=bool(obj.get("isMeta")),
+            structured=obj.get("toolUseResult"),
+        )
+    elif kind == "system":
+        _system(out, number, obj, ts)
+    else:
+        out.skip(number, f"{as_text(kind)[:60] or 'untyped'} line (session bookkeeping)")
 
 
 def normalise_session_folder(session_file: str | Path) -> Normalised:

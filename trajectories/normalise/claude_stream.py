@@ -93,9 +93,10 @@ def normalise_stream(data: bytes) -> Normalised:
     out.meta["complete"] = False  # a killed run has no result line
     for number, obj in read_lines(data, out):
         kind = obj.get("type")
-        ts = iso_ts(obj.get("timestamp"))
+        stamp = obj.get("timestamp")
+        ts = None if stamp is None else iso_ts(stamp)
         parent = obj.get("parent_tool_use_id")
-        subagent = parent if isinstance(parent, str) and parent else None
+        subagent = parent if parent and isinstance(parent, str) else None
         if kind == "assistant":
             assistant_line(
                 out,

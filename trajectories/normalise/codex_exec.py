@@ -73,7 +73,8 @@ def fill(ev: dict[str, Any], item: dict[str, Any], done: bool) -> bool:
         return True
     ev["type"] = "tool_call"
     if kind == "command_execution":
-        ev.update(tool="shell", input={"command": item.get("command")})
+        ev["tool"] = "shell"
+        ev["input"] = {"command": item.get("command")}
         code = item.get("exit_code")
         ok = status == "completed" and code == 0
         ev["result"] = result(ok, item.get("aggregated_output"), code) if done else None
@@ -137,7 +138,11 @@ def normalise_exec(data: bytes) -> Normalised:
                 continue
             fresh = ev is None
             if fresh:
-                ev = event("tool_call", result=None)
+                ev = {
+                    "index": -1,
+                    "type": "tool_call",
+                    "result": None,
+                }  # event("tool_call", result=None)
             if not fill(ev, item, kind == "item.completed"):
                 unknown[ident] = [number]
                 out.skip(number, f"unknown item type {as_text(item.get('type'))[:60]!r}")

@@ -23,6 +23,7 @@ from trajectories.normalise.lines import (
     read_lines,
     result,
     sniff,
+    text_event,
     tool_call,
 )
 
@@ -87,7 +88,7 @@ def normalise_legacy(data: bytes) -> Normalised:
         ident = msg.get("call_id")
         if kind in _TEXT:
             ours, key = _TEXT[kind]
-            out.add(event(ours, text=as_text(msg.get(key))), number)
+            out.add(text_event(ours, None, as_text(msg.get(key))), number)
         elif kind.endswith("_begin") and kind[: -len("_begin")] in (
             "exec_command",
             "patch_apply",

@@ -29,6 +29,7 @@ from trajectories.normalise.lines import (
     read_lines,
     result,
     sniff,
+    text_event,
     tool_call,
 )
 
@@ -83,15 +84,15 @@ class _Rollout:
             role = item.get("role", "assistant")
             text = block_text(item.get("content"))
             if role == "user" and not text.lstrip().startswith(_CONTEXT):
-                out.add(event("user", ts=ts, text=text), number)
+                out.add(text_event("user", ts, text), number)
             elif role == "assistant":
-                out.add(event("message", ts=ts, text=text), number)
+                out.add(text_event("message", ts, text), number)
             else:
                 out.skip(number, f"{as_text(role)} message (harness instructions or context)")
         elif kind == "reasoning":
             text = block_text(item.get("summary")) or block_text(item.get("content"))
             if text:
-                out.add(event("reasoning", ts=ts, text=text), number)
+                out.add(text_event("reasoning", ts, text), number)
             else:
                 out.skip(number, "reasoning with no readable text (encrypted only)")
         elif kind.endswith("_output"):

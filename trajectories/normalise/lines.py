@@ -84,11 +84,12 @@ class Builder:
         self.unmapped: list[Unmapped] = []
         self.meta: dict[str, Any] = {}
 
-    def add(self, event: dict[str, Any], *lines: int) -> dict[str, Any]:
+    def add(self, event: dict[str, Any], line: int, *more: int) -> dict[str, Any]:
         """Append an event (``index`` is set here) and return it for later filling."""
-        event["index"] = len(self.events)
-        self.events.append(event)
-        self.sources.append(list(lines))
+        events = self.events
+        event["index"] = len(events)
+        events.append(event)
+        self.sources.append([line, *more] if more else [line])
         return event
 
     def source(self, event: dict[str, Any], line: int) -> None:
@@ -102,7 +103,8 @@ class Builder:
 
     def done(self) -> Normalised:
         for lines in self.sources:
-            lines.sort()
+            if len(lines) > 1:
+                lines.sort()
         self.unmapped.sort(key=lambda u: u.line)
         return Normalised(self.format, self.events, self.sources, self.unmapped, self.meta)
 
@@ -120,17 +122,51 @@ def event(kind: str, **fields: Any) -> dict[str, Any]:
     return out
 
 
+# The helpers below run once or more per line: they build their dicts as
+# literals (same keys, same order as ``event`` would) and test exact types
+# first, because keyword packing and generic filtering cost more than the
+# JSON parsing of the line itself.
+
+
+def text_event(kind: str, ts: str | None, text: str) -> dict[str, Any]:
+    """``event(kind, ts=ts, text=text)`` for a ``text`` that is a string."""
+    if ts is None:
+        return {"index": -1, "type": kind, "text": text}
+    return {"index": -1, "type": kind, "ts": ts, "text": text}
+
+
 def tool_call(tool: Any, tool_input: Any, ts: str | None = None) -> dict[str, Any]:
-    return event("tool_call", ts=ts, tool=as_text(tool) or "unknown", input=tool_input, result=None)
+    name = (tool or "unknown") if type(tool) is str else (as_text(tool) or "unknown")
+    if ts is None:
+        return {"index": -1, "type": "tool_call", "tool": name, "input": tool_input, "result": None}
+    return {
+        "index": -1,
+        "type": "tool_call",
+        "ts": ts,
+        "tool": name,
+        "input": tool_input,
+        "result": None,
+    }
 
 
 def result(ok: bool, output: Any, exit_code: Any = None) -> dict[str, Any]:
-    code = exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None
-    return {"ok": bool(ok), "output": as_text(output), "exit_code": code}
+    code = (
+        exit_code
+        if type(exit_code) is int
+        or (isinstance(exit_code, int) and not isinstance(exit_code, bool))
+        else None
+    )
+    return {
+        "ok": ok if ok is True or ok is False else bool(ok),
+        "output": output if type(output) is str else as_text(output),
+        "exit_code": code,
+    }
 
 
 def as_text(value: Any) -> str:
     """Text as the page shows it: strings as they are, anything else as JSON."""
+    if type(value) is str:
+        return value
     if value is None:
         return ""
     if isinstance(value, str):
@@ -160,11 +196,12 @@ def block_text(content: Any) -> str:
 
 
 _ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$")
+_ISO_MATCH = _ISO.match
 
 
 def iso_ts(value: Any) -> str | None:
     """``value`` if it is an RFC 3339 timestamp, else None (trimmed or odd stamps)."""
-    if isinstance(value, str) and _ISO.match(value):
+    if isinstance(value, str) and _ISO_MATCH(value):
         return value
     return None
 
@@ -187,6 +224,19 @@ def ts_ms(value: str | None) -> int | None:
     """Milliseconds since the epoch of an RFC 3339 stamp (for durations)."""
     if value is None:
         return None
+    # The usual shape, "YYYY-MM-DDTHH:MM:SS.mmmZ": its whole seconds are parsed
+    # once (a run's stamps share them) and the milliseconds added; the same
+    # number the general parse below gives.
+    if len(value) == 24 and value[23] == "Z" and value[19] == "." and value[20:23].isascii():
+        ms = value[20:23]
+        if ms.isdigit():
+            seconds = _epoch_ms(value[:19] + "Z")
+            return None if seconds is None else seconds + int(ms)
+    return _epoch_ms(value)
+
+
+@lru_cache(maxsize=4096)
+def _epoch_ms(value: str) -> int | None:
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trajectories.normalise.lines import as_text, event, ms_ts, result, tool_call
+from trajectories.normalise.lines import as_text, event, ms_ts, result, text_event, tool_call
 
 # Error names that mean the model provider failed, not OpenCode itself.
 PROVIDER_ERRORS = frozenset(
@@ -22,16 +22,21 @@ def _exit(metadata: Any) -> int | None:
 def part_event(part: dict[str, Any], fallback_ms: Any = None) -> dict[str, Any] | None:
     """The event of a text, reasoning or tool part; None for any other part."""
     kind = part.get("type")
-    times = part.get("time") if isinstance(part.get("time"), dict) else {}
-    if kind in ("text", "reasoning"):
-        ts = ms_ts(times.get("start")) or ms_ts(fallback_ms)
-        return event(
-            "message" if kind == "text" else "reasoning", ts=ts, text=as_text(part.get("text"))
+    if kind == "text" or kind == "reasoning":
+        times = part.get("time")
+        start = times.get("start") if isinstance(times, dict) else None
+        ts = ms_ts(start) or ms_ts(fallback_ms)
+        return text_event(
+            "message" if kind == "text" else "reasoning", ts, as_text(part.get("text"))
         )
     if kind != "tool":
         return None
-    state = part.get("state") if isinstance(part.get("state"), dict) else {}
-    spent = state.get("time") if isinstance(state.get("time"), dict) else {}
+    state = part.get("state")
+    if not isinstance(state, dict):
+        state = {}
+    spent = state.get("time")
+    if not isinstance(spent, dict):
+        spent = {}
     ev = tool_call(
         part.get("tool"), state.get("input"), ms_ts(spent.get("start")) or ms_ts(fallback_ms)
     )
@@ -52,10 +57,14 @@ def step_tokens(part: dict[str, Any]) -> dict[str, int] | None:
     tokens = part.get("tokens")
     if not isinstance(tokens, dict):
         return None
-    got = {k: tokens.get(k) for k in ("input", "output")}
-    if all(isinstance(v, int) and not isinstance(v, bool) for v in got.values()):
-        return got  # type: ignore[return-value]
+    given, made = tokens.get("input"), tokens.get("output")
+    if _count(given) and _count(made):
+        return {"input": given, "output": made}
     return None
+
+
+def _count(value: Any) -> bool:
+    return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def error_event(error: Any, ts: str | None) -> dict[str, Any]:

@@ -34,12 +34,17 @@ def normalise_run(data: bytes) -> Normalised:
     out = Builder(NAME)
     step: list[dict[str, Any]] = []
     totals: dict[str, Any] = {"cost_usd": 0.0, "input": 0, "output": 0}
+    meta = out.meta
     for number, obj in read_lines(data, out):
         kind = obj.get("type")
-        part = obj.get("part") if isinstance(obj.get("part"), dict) else {}
-        if isinstance(obj.get("sessionID"), str):
-            out.meta.setdefault("session_id", obj["sessionID"])
-        if kind in ("text", "reasoning", "tool_use"):
+        part = obj.get("part")
+        if not isinstance(part, dict):
+            part = {}
+        if "session_id" not in meta:
+            session = obj.get("sessionID")
+            if isinstance(session, str):
+                meta["session_id"] = session
+        if kind == "tool_use" or kind == "text" or kind == "reasoning":
             ev = part_event(part, obj.get("timestamp"))
             if ev is None:
                 out.skip(number, f"{kind} line without a {kind} part")
@@ -50,8 +55,9 @@ def normalise_run(data: bytes) -> Normalised:
             out.skip(number, "step start")
         elif kind == "step_finish":
             tokens = step_tokens(part)
-            if isinstance(part.get("cost"), int | float):
-                totals["cost_usd"] += part["cost"]
+            cost = part.get("cost")
+            if isinstance(cost, int | float):
+                totals["cost_usd"] += cost
             if tokens:
                 totals["input"] += tokens["input"]
                 totals["output"] += tokens["output"]
