@@ -33,7 +33,7 @@ SETUP = """
 MEASURE = """
     import json, resource, sys, tracemalloc
     from leaderboard.models import Attempt
-    from trajectories.search import search_events
+    from trajectories.search.in_attempt import search_events
     attempt = Attempt.objects.get(pk=int(sys.argv[1]))
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     tracemalloc.start()

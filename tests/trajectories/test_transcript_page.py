@@ -89,7 +89,9 @@ def test_the_attempt_page_says_the_events_were_derived(client, release_copy):
     import_path(release_copy)
     attempt = attempt_of(folder)
     html = body(client.get(page_url(attempt)))
-    provenance = html.split('aria-label="Hashes and provenance"', 1)[1].split("</section>", 1)[0]
+    # The provenance list sits in the folded "Hashes and provenance" block.
+    provenance = html.split("<summary>Hashes and provenance</summary>", 1)[1]
+    provenance = provenance.split("</details>", 1)[0]
     assert "normalised by this site from" in provenance
     assert f"<code>{attempt.evidence.events_from}</code>" in provenance
     trajectory_file = reverse("mirror-attempt-file", args=[*args_of(attempt), "trajectory.json"])

@@ -21,7 +21,7 @@ from trajectories.render.diff import parse_patch
 from trajectories.render.event_html import render_events
 from trajectories.render.events import event_views, tool_summary, type_toggles
 from trajectories.render.evidence import vendor_logs, verdict_groups
-from trajectories.search import search_events
+from trajectories.search.in_attempt import search_events
 
 PATCH_VIEWS = ("unified", "split")
 # How many error events the summary links to.
