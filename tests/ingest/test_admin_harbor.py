@@ -10,9 +10,10 @@ from django.urls import reverse
 
 from leaderboard.models import Attempt, Bench
 from tests.ingest.harbor_trials import job, trial
-from tests.ingest.test_admin_import import START, UPLOAD, apply, make_user, token_of
+from tests.ingest.test_admin_import import START, UPLOAD, apply_and_run, make_user, token_of
 
-pytestmark = pytest.mark.django_db
+# Applying goes through an import job, whose progress row has its own connection.
+pytestmark = pytest.mark.django_db(databases=["default", "progress"])
 
 
 @pytest.fixture(autouse=True)
@@ -53,7 +54,8 @@ def test_an_uploaded_harbor_archive_is_previewed_and_applied_into_the_named_benc
     preview = staff_client.get(reverse("admin:ingest_import_preview", args=[token]))
     html = preview.content.decode()
     assert "ibench" in html and not Bench.objects.exists()
-    apply(staff_client, token)
+    job = apply_and_run(staff_client, token)
+    assert job.state == "done"
     bench = Bench.objects.get(slug="ibench")
     assert bench.scoring_rule == "reward-threshold"
     assert set(Attempt.objects.values_list("task__slug", "score")) == {
