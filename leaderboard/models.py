@@ -217,8 +217,11 @@ class AttemptQuerySet(models.QuerySet):
         return self.released().filter(task__batch__live=True)
 
     def visible_to(self, user) -> AttemptQuerySet:
-        """Released attempts whose evidence this user may see (see leaderboard.visibility)."""
-        return self.released() if can_see_staged(user) else self.public()
+        """Released attempts whose evidence this user may see (see leaderboard.visibility):
+        never those of a task in no batch, which has no detail pages at all."""
+        if can_see_staged(user):
+            return self.released().filter(task__batch__isnull=False)
+        return self.public()
 
 
 class Attempt(models.Model):
