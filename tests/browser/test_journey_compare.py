@@ -41,7 +41,7 @@ def test_pick_two_models_on_a_task_page_and_compare_them(live_server, page: Page
     for row in first_rows:
         expect(row).to_have_class("differs")
 
-    diff = page.locator("#patches .diff-file").first
+    diff = page.locator("#patch-diff .diff-file").first
     expect(diff).to_contain_text(f"{a.model.slug}/patch.diff → {b.model.slug}/patch.diff")
     expect(diff.locator("tr.diff-add, tr.diff-del").first).to_be_visible()
 
