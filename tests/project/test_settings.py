@@ -9,7 +9,15 @@ import sys
 
 from tests.children import ROOT
 
-SETTINGS_VARIABLES = ("DEBUG", "SECRET_KEY", "BENCHVIEW_HTTPS", "BENCHVIEW_HSTS_SECONDS")
+# DJANGO_ALLOW_ASYNC_UNSAFE is set for the browser tests only (it would be an
+# error in a deployment check), so children never inherit it.
+SETTINGS_VARIABLES = (
+    "DEBUG",
+    "SECRET_KEY",
+    "BENCHVIEW_HTTPS",
+    "BENCHVIEW_HSTS_SECONDS",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+)
 
 
 def settings_in_child(**env: str) -> subprocess.CompletedProcess:
