@@ -9,11 +9,11 @@ from django.core.management.base import BaseCommand, CommandError
 from ingest.cli_progress import TerminalProgress
 from ingest.harbor.build import describe, harbor_release
 from ingest.harbor.source import HarborSource
-from ingest.imports import Action, Outcome, recorded_import
+from ingest.imports import Action, recorded_import
 from ingest.locks import ImportBusy
+from ingest.management.outcome import report_import
 from ingest.models import ImportRecord
 from ingest.reader import open_tree
-from ingest.report import plan_lines
 from leaderboard.scoring import DEFAULT_REWARD_THRESHOLD
 
 
@@ -108,27 +108,9 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         finally:
             progress.close()
-        plan, record = done.plan, done.record
-        if plan is not None and plan.manifest is not None:
-            for line in plan_lines(plan):
-                self.stdout.write(line)
-        if record.outcome == Outcome.FAILED:
-            raise CommandError(f"the import failed, nothing was written: {record.message}")
-        if record.outcome == Outcome.REFUSED:
-            for problem in record.problems[1:] if plan is None else record.problems:
-                self.stderr.write(f"error: {problem}")
-            message = record.message.removesuffix("; nothing was written")
-            raise CommandError(f"{message}; nothing was written")
-        if record.outcome == Outcome.CHECKED:
-            self.stdout.write("dry run: nothing was written")
-            return
-        if record.outcome == Outcome.NO_CHANGE:
-            self.stdout.write("nothing changed: the database already holds these jobs")
-            return
-        result = done.result
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"imported {result.bench.slug} revision {result.bench.revision}: "
-                f"{result.written_attempts} attempt(s) written in {time.monotonic() - started:.1f}s"
-            )
+        report_import(
+            self,
+            done,
+            started=started,
+            noop="nothing changed: the database already holds these jobs",
         )

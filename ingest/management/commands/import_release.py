@@ -7,10 +7,10 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.utils import OperationalError, ProgrammingError
 
 from ingest.cli_progress import TerminalProgress
-from ingest.imports import Action, Outcome, recorded_import
+from ingest.imports import Action, recorded_import
 from ingest.locks import ImportBusy
+from ingest.management.outcome import report_import
 from ingest.models import ImportRecord
-from ingest.report import plan_lines
 
 
 class Command(BaseCommand):
@@ -48,34 +48,11 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         finally:
             progress.close()
-        plan, record = done.plan, done.record
-        if plan is not None and plan.manifest is not None:
-            for line in plan_lines(plan):
-                self.stdout.write(line)
-        if record.outcome == Outcome.FAILED:
-            raise CommandError(f"the import failed, nothing was written: {record.message}")
-        if record.outcome == Outcome.REFUSED:
-            for problem in record.problems:
-                self.stderr.write(f"error: {problem}")
-            message = record.message.removesuffix("; nothing was written")
-            raise CommandError(f"{message}; nothing was written")
-        if record.outcome == Outcome.CHECKED:
-            self.stdout.write("dry run: nothing was written")
-            return
-        if record.outcome == Outcome.NO_CHANGE:
-            self.stdout.write("nothing changed: the database already holds this release")
-            return
-        result = done.result
-        if result.blobs_removed:
-            self.stdout.write(
-                f"removed {result.blobs_removed} patch, transcript or ticket file(s) "
-                "that no attempt refers to any more"
-            )
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"imported {result.bench.slug} revision {result.bench.revision}: "
-                f"{result.written_attempts} attempt(s) written in {time.monotonic() - started:.1f}s"
-            )
+        report_import(
+            self,
+            done,
+            started=started,
+            noop="nothing changed: the database already holds this release",
         )
 
 
