@@ -90,7 +90,8 @@ def attempt_pair(user, *, task: Task, model_a: str, model_b: str) -> tuple[Attem
 def other_models(task: Task) -> list[Model]:
     """Models with a released attempt on ``task``, in leaderboard order (to compare with)."""
     return list(
-        Model.objects.filter(attempts__task=task, attempts__has_detail=True)
+        # The join sees every row: trial 0 only, or a model with further trials repeats.
+        Model.objects.filter(attempts__task=task, attempts__has_detail=True, attempts__trial=0)
         .ranked()
         .only("slug", "display_name", "harness")
     )

@@ -16,10 +16,11 @@ from django.urls import reverse
 
 from ingest.export import release_export
 from ingest.harbor.sample import write_sample_harbor
-from leaderboard.models import Attempt, Bench, Disagreement, Model
+from leaderboard.models import Attempt, Bench, Disagreement, Model, Task
 from tests.ingest.harbor_trials import import_harbor, job, trial
 from tests.ingest.roundtrip import release_differences
 from trajectories.models import Blob
+from trajectories.queries import other_models
 
 pytestmark = pytest.mark.django_db
 
@@ -227,3 +228,14 @@ def test_the_sample_runs_one_task_three_times_and_imports_every_trial(tmp_path, 
     model = first.model
     assert model.trials == model.tasks + 2
     shutil.rmtree(root)
+
+
+def test_pages_of_one_attempt_per_model_see_trial_0_only(three_trials, client):
+    task = Task.objects.get(bench__slug="hb", slug="t1")
+    # A model with three trials is one model to compare with, not three.
+    assert [m.slug for m in other_models(task)] == [B, A]
+    page = body(client.get(reverse("task", args=["hb", "t1"])))
+    assert page.count(f'href="/hb/attempts/{A}/t1/"') >= 1
+    assert f"/hb/attempts/{A}/t1/trials/" not in page
+    listed = client.get(f"/api/attempts/?bench=hb&model={A}").json()
+    assert len(listed["results"]) == 2
