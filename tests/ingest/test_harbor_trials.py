@@ -233,7 +233,7 @@ def test_the_sample_runs_one_task_three_times_and_imports_every_trial(tmp_path, 
 def test_pages_of_one_attempt_per_model_see_trial_0_only(three_trials, client):
     task = Task.objects.get(bench__slug="hb", slug="t1")
     # A model with three trials is one model to compare with, not three.
-    assert [m.slug for m in other_models(task)] == [B, A]
+    assert [m.slug for m in other_models(task)] == [A, B]
     page = body(client.get(reverse("task", args=["hb", "t1"])))
     assert page.count(f'href="/hb/attempts/{A}/t1/"') >= 1
     assert f"/hb/attempts/{A}/t1/trials/" not in page
