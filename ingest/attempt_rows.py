@@ -64,6 +64,7 @@ def attempt_write(
         bench=bench,
         model=model,
         task=task,
+        trial=planned.trial,
         has_detail=True,
         score=score_verdict(scoring_rule, outcomes, verdict),
         published_score=summary["score"],

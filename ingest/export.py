@@ -67,21 +67,25 @@ def release_export(*, bench: Bench, root: Path, replace: bool = False) -> Export
     for slug, doc in documents.task_documents(bench, tasks).items():
         write_json(f"tasks/{slug}.json", doc)
 
+    # Every trial: trial 0 is the attempt folder, further trials its
+    # trials/<n>/ extension folders (docs/harbor.md), which v1 readers ignore.
     attempts = (
-        Attempt.objects.public()
+        Attempt.all_trials.public()
         .filter(bench=bench)
         .select_related("model", "task", "evidence")
-        .order_by("model__slug", "task__slug")
+        .order_by("model__slug", "task__slug", "trial")
     )
     count = 0
     for attempt in attempts.iterator(chunk_size=200):
         folder = root / "attempts" / attempt.model.slug / attempt.task.slug
+        if attempt.trial:
+            folder = folder / "trials" / str(attempt.trial)
         for filename, spec in ATTEMPT_FILES.items():
             chunks = spec.build(attempt)
             if chunks is not None:
                 _write(folder / filename, chunks)
                 files += 1
-        count += 1
+        count += not attempt.trial
     return ExportResult(
         root=root, models=len(model_docs), tasks=len(tasks), attempts=count, files=files
     )

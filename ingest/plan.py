@@ -58,7 +58,8 @@ class AttemptPlan:
     model: str
     task: str
     status: str  # "new", "changed" or "unchanged"
-    content_hash: str
+    content_hash: str = ""
+    trial: int = 0  # 0: the attempt folder; n: its trials/<n>/ folder (docs/harbor.md)
     events: int = 0
     requests: int = 0
     published_score: float | None = None
@@ -71,6 +72,12 @@ class AttemptPlan:
     differences: list[dict] = field(default_factory=list)
     differences_total: int = 0
     unmapped_total: int = 0
+
+    @property
+    def label(self) -> str:
+        """``model/task``, or ``model/task/trials/n`` for a further trial."""
+        base = f"{self.model}/{self.task}"
+        return f"{base}/trials/{self.trial}" if self.trial else base
 
     @property
     def transcript_finding(self) -> bool:
@@ -237,7 +244,7 @@ class PlanSink(Protocol):
     transaction and rolls back if the plan ends with problems.
     """
 
-    def begin(self, plan: ImportPlan, folders: list[tuple[str, str]]) -> None: ...
+    def begin(self, plan: ImportPlan, folders: list[tuple[str, str, int]]) -> None: ...
 
     def attempt(self, plan: ImportPlan, attempt: AttemptPlan, docs: AttemptDocs) -> None: ...
 
@@ -314,11 +321,12 @@ def build_plan(
             plan.task_hashes[task_id] = sha256_hex(loaded[1])
 
     folders = _attempt_folders(check, manifest, released)
-    if manifest.counts.attempts != len(folders):
+    mains = sum(1 for f in folders if f[2] == 0)
+    if manifest.counts.attempts != mains:
         check.problem(
             "manifest.json",
             "counts.attempts",
-            f"says {manifest.counts.attempts}, the release has {len(folders)} attempt folders",
+            f"says {manifest.counts.attempts}, the release has {mains} attempt folders",
         )
     existing = _existing_attempt_hashes(manifest.bench)
     _compare_with_database(plan, existing, folders)
@@ -336,12 +344,12 @@ def _plan_attempts(check, plan, folders, existing, sink, progress) -> None:
     if writing:
         sink.begin(plan, folders)
     events = 0
-    for number, (model_id, task_id) in enumerate(folders, start=1):
-        planned = _plan_attempt(check, plan.manifest, model_id, task_id, existing)
+    for number, (model_id, task_id, trial) in enumerate(folders, start=1):
+        planned = _plan_attempt(check, plan.manifest, model_id, task_id, existing, trial)
         if planned is not None:
             attempt, docs = planned
             plan.attempts.append(attempt)
-            plan.attempt_changes.add(attempt.status, f"{model_id}/{task_id}")
+            plan.attempt_changes.add(attempt.status, attempt.label)
             events += attempt.events
             if writing and plan.ok:
                 sink.attempt(plan, attempt, docs)
@@ -425,15 +433,33 @@ def _check_derived(check: _Checker, plan: ImportPlan) -> None:
             check.problem("leaderboard.json", "rows", "does not have one row per manifest model")
 
 
-def _attempt_folders(check: _Checker, manifest, released: set[str]) -> list[tuple[str, str]]:
+def _trial_number(text: str) -> int | None:
+    """``trials/<n>/``'s n: a positive decimal without leading zeros, else None."""
+    if text.isascii() and text.isdigit() and text[0] != "0" and len(text) <= 6:
+        return int(text)
+    return None
+
+
+def _attempt_folders(check: _Checker, manifest, released: set[str]) -> list[tuple[str, str, int]]:
+    """(model, task, trial) of every attempt folder; trial 0 is the folder itself,
+    n > 0 its ``trials/<n>/`` extension folder (a further trial, docs/harbor.md)."""
     models, tasks = set(manifest.models), set(manifest.tasks)
-    folders: dict[tuple[str, str], None] = {}
+    folders: dict[tuple[str, str, int], None] = {}
     for name in check.source.names():
         parts = name.split("/")
         if parts[0] != "attempts":
             continue
-        if len(parts) != 4:
-            check.problem(name, "", "unexpected file: attempts hold <model>/<task>/<file>")
+        trial = 0
+        if len(parts) == 6 and parts[3] == "trials":
+            trial = _trial_number(parts[4])
+            if trial is None:
+                check.problem(name, "", "unexpected folder: trials are numbered 1, 2, ...")
+                continue
+            parts = parts[:3] + parts[5:]
+        elif len(parts) != 4:
+            check.problem(
+                name, "", "unexpected file: attempts hold <model>/<task>/[trials/<n>/]<file>"
+            )
             continue
         _, model_id, task_id, filename = parts
         if filename not in ATTEMPT_FILES:
@@ -447,31 +473,39 @@ def _attempt_folders(check: _Checker, manifest, released: set[str]) -> list[tupl
         elif task_id not in released:
             check.problem(folder, "", f"task {task_id!r} is in no batch, so it has no attempts")
         else:
-            folders[(model_id, task_id)] = None
+            folders[(model_id, task_id, trial)] = None
+    for model_id, task_id, trial in folders:
+        if trial and (model_id, task_id, 0) not in folders:
+            check.problem(
+                f"attempts/{model_id}/{task_id}/trials/{trial}/",
+                "",
+                "a further trial needs the attempt folder's own files (its first trial)",
+            )
     return sorted(folders)
 
 
-def _existing_attempt_hashes(bench: str) -> dict[tuple[str, str], str]:
-    rows = Attempt.objects.filter(bench__slug=bench, has_detail=True).values_list(
-        "model__slug", "task__slug", "content_hash"
+def _existing_attempt_hashes(bench: str) -> dict[tuple[str, str, int], str]:
+    rows = Attempt.all_trials.filter(bench__slug=bench, has_detail=True).values_list(
+        "model__slug", "task__slug", "trial", "content_hash"
     )
-    return {(m, t): h for m, t, h in rows}
+    return {(m, t, n): h for m, t, n, h in rows}
 
 
 def _plan_attempt(
-    check: _Checker, manifest, model_id: str, task_id: str, existing
+    check: _Checker, manifest, model_id: str, task_id: str, existing, trial: int = 0
 ) -> tuple[AttemptPlan, AttemptDocs] | None:
-    folder = f"attempts/{model_id}/{task_id}/"
+    folder = f"attempts/{model_id}/{task_id}/" + (f"trials/{trial}/" if trial else "")
     before = len(check.plan.problems)
     files = read_attempt(check.source, folder)
     for filename, required in ATTEMPT_FILES.items():
         if required and filename not in files:
             check.problem(folder + filename, "", "required file is missing")
     content_hash = attempt_hash(files)
-    old_hash = existing.get((model_id, task_id))
+    old_hash = existing.get((model_id, task_id, trial))
     attempt = AttemptPlan(
         model=model_id,
         task=task_id,
+        trial=trial,
         status="new"
         if old_hash is None
         else "unchanged"
@@ -692,7 +726,9 @@ def _compare_with_database(
     for batch in manifest.batches:
         status = _status(old_batches, batch.id, batch.released_at)
         plan.batches.add(status, str(batch.id))
-    plan.attempt_changes.removed = sorted(f"{m}/{t}" for m, t in set(existing) - set(folders))
+    plan.attempt_changes.removed = sorted(
+        f"{m}/{t}/trials/{n}" if n else f"{m}/{t}" for m, t, n in set(existing) - set(folders)
+    )
 
 
 def model_signature(plan: ImportPlan, model_id: str) -> str:

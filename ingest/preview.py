@@ -44,7 +44,7 @@ def plan_model_figures(plan: ImportPlan) -> dict[str, tuple[float, int]]:
     if manifest is None or matrix is None:
         return {}
     surfaces = {t.id: t.surface for t in matrix.tasks}  # as the apply stores them
-    recomputed = {(a.model, a.task): a.recomputed_score for a in plan.attempts}
+    recomputed = {(a.model, a.task): a.recomputed_score for a in plan.attempts if not a.trial}
     scores = {}
     for model in manifest.models:
         cells = {}

@@ -34,9 +34,7 @@ def plan_summary(plan: ImportPlan) -> dict:
             }
             for a in plan.disagreements
         ],
-        "derived": [
-            f"{a.model}/{a.task}" for a in plan.attempts if a.transcript_status == "derived"
-        ],
+        "derived": [a.label for a in plan.attempts if a.transcript_status == "derived"],
         "transcript_findings": [
             {
                 "model": a.model,

@@ -138,11 +138,22 @@ class MatrixTaskDoc(Doc):
         return _slug(value)
 
 
+class TrialsDoc(Doc):
+    """A cell's ``x-trials``: passed and total trials of the model on the task."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    passed: int = Field(ge=0)
+    total: int = Field(ge=2)
+
+
 class CellDoc(Doc):
-    # A cell is exactly {"score", "flags"}.
+    # A cell is exactly {"score", "flags"}, plus ``x-trials`` where the model ran
+    # the task several times (the trials extension, docs/harbor.md; the site
+    # recomputes it from the trials/<n>/ folders, like every derived figure).
     model_config = ConfigDict(extra="forbid", strict=True)
     score: Number
     flags: list[Label]
+    x_trials: TrialsDoc | None = Field(default=None, alias="x-trials")
 
     @field_validator("score")
     @classmethod

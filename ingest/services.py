@@ -91,21 +91,22 @@ class _Writer:
         self.written = 0
         self.blobs_removed = 0
 
-    def begin(self, plan: ImportPlan, folders: list[tuple[str, str]]) -> None:
+    def begin(self, plan: ImportPlan, folders: list[tuple[str, str, int]]) -> None:
         self.bench = _write_bench(plan)
         batches = _write_batches(plan, self.bench, self.staged)
         self.models = _write_models(plan, self.bench)
         self.tasks = _write_tasks(plan, self.bench, batches)
         self.cells = plan.matrix.cells
+        # Keyed (model, task, trial): further trials are rows of their own.
         self.existing = {
-            (a.model.slug, a.task.slug): a
-            for a in Attempt.objects.filter(bench=self.bench).select_related("model", "task")
+            (a.model.slug, a.task.slug, a.trial): a
+            for a in Attempt.all_trials.filter(bench=self.bench).select_related("model", "task")
         }
-        keep = set(folders) | {(m, t) for m, row in self.cells.items() for t in row}
+        keep = set(folders) | {(m, t, 0) for m, row in self.cells.items() for t in row}
         stale = [a.pk for key, a in self.existing.items() if key not in keep]
         if stale:
-            Attempt.objects.filter(pk__in=stale).delete()
-        self._write_unreleased_cells(set(folders))
+            Attempt.all_trials.filter(pk__in=stale).delete()
+        self._write_unreleased_cells({(m, t) for m, t, n in folders if n == 0})
 
     def _write_unreleased_cells(self, folders: set[tuple[str, str]]) -> None:
         """Cells of attempts whose detail is not in the release: the published
@@ -123,7 +124,7 @@ class _Writer:
                     "matrix_score": cell.score,
                     "matrix_flags": list(cell.flags),
                 }
-                attempt = self.existing.get(key)
+                attempt = self.existing.get((*key, 0))
                 if attempt is not None and attempt.has_detail:
                     # The release withdrew this attempt's detail: start it afresh.
                     attempt.delete()
@@ -142,12 +143,12 @@ class _Writer:
         Attempt.objects.bulk_create(create, batch_size=500)
 
     def attempt(self, plan: ImportPlan, planned: AttemptPlan, docs: AttemptDocs) -> None:
-        cell = self.cells.get(planned.model, {}).get(planned.task)
+        cell = self.cells.get(planned.model, {}).get(planned.task) if not planned.trial else None
         matrix_values = {
             "matrix_score": cell.score if cell else None,
             "matrix_flags": list(cell.flags) if cell else None,
         }
-        attempt = self.existing.get((planned.model, planned.task))
+        attempt = self.existing.get((planned.model, planned.task, planned.trial))
         if planned.status == "unchanged" and attempt is not None and attempt.has_detail:
             _save_if_changed(attempt, matrix_values)
             return

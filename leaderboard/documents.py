@@ -24,6 +24,7 @@ from typing import Any
 from leaderboard import jsonsafe
 from leaderboard.extras import merge_extras
 from leaderboard.models import Attempt, Batch, Bench, Check, CheckResult, Model, Task
+from leaderboard.scoring import trials_figure
 
 SCHEMA = "v1"
 
@@ -137,13 +138,22 @@ def matrix_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any]:
     models = list(bench.models.ranked().values_list("pk", "slug"))
     cells: dict[int, dict[str, Any]] = {pk: {} for pk, _ in models}
     slugs = {t.pk: t.slug for t in tasks}
+    # Every trial in the one query: further trials (trial > 0) add the cell's
+    # ``x-trials`` extension (docs/harbor.md); a v1 cell is otherwise unchanged.
     rows = (
-        Attempt.objects.filter(bench=bench)
-        .order_by("model_id", "task__position")
-        .values_list("model_id", "task_id", "score", "flags")
+        Attempt.all_trials.filter(bench=bench)
+        .order_by("model_id", "task__position", "trial")
+        .values_list("model_id", "task_id", "trial", "score", "flags")
     )
-    for model_id, task_id, score, flags in rows:
-        cells[model_id][slugs[task_id]] = {"score": score, "flags": list(flags)}
+    further: dict[tuple[int, int], list[float]] = {}
+    for model_id, task_id, trial, score, flags in rows:
+        if trial:
+            further.setdefault((model_id, task_id), []).append(score)
+        else:
+            cells[model_id][slugs[task_id]] = {"score": score, "flags": list(flags)}
+    for (model_id, task_id), scores in further.items():
+        cell = cells[model_id][slugs[task_id]]
+        cell["x-trials"] = trials_figure(cell["score"], scores)
     entries = []
     for task in tasks:
         released = task.batch is not None and (task.batch.live or not live_only)

@@ -93,7 +93,12 @@ class Model(models.Model):
     score = models.FloatField(default=0.0)
     tasks = models.IntegerField(default=0)
     flagged = models.IntegerField(default=0)
-    passed = models.IntegerField(default=0, help_text="tasks scored 1 (pass rate numerator)")
+    passed = models.IntegerField(
+        default=0, help_text="tasks (or trials) scored 1: pass rate numerator"
+    )
+    # The pass rate's denominator: the tasks, plus every further trial where the
+    # bench ran several (then ``score`` and ``passed`` count trials too).
+    trials = models.IntegerField(default=0)
     cost_usd = models.FloatField(default=0.0)
     duration_s = models.FloatField(default=0.0)
     by_surface = models.JSONField(default=dict, blank=True)
@@ -224,18 +229,33 @@ class AttemptQuerySet(models.QuerySet):
         return self.public()
 
 
+class MainAttemptManager(models.Manager.from_queryset(AttemptQuerySet)):
+    """Trial 0 only: every page, document and figure built for one attempt per
+    (model, task) keeps seeing exactly that, whatever further trials a bench has.
+    It is the default manager, so reverse relations (``task.attempts``) filter too."""
+
+    def get_queryset(self) -> AttemptQuerySet:
+        return super().get_queryset().filter(trial=0)
+
+
 class Attempt(models.Model):
     """One model's official run of one task.
 
     Every matrix cell is an attempt. Released ones (``has_detail``) carry their
     summary and verdict; their ``score`` is recomputed from the verdict. For
     unreleased tasks the published matrix cell is the only score there is.
+
+    Further trials of the same model on the same task (Harbor's ``n_attempts``)
+    are rows of their own with ``trial`` 1, 2, ...: they carry the same evidence
+    (events, checks) and have their own page. ``Attempt.objects`` sees trial 0
+    only; ``Attempt.all_trials`` sees every row.
     """
 
     bench = models.ForeignKey(Bench, on_delete=models.CASCADE, related_name="attempts")
     model = models.ForeignKey(Model, on_delete=models.CASCADE, related_name="attempts")
     task = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="attempts")
     has_detail = models.BooleanField(default=False)
+    trial = models.IntegerField(default=0, help_text="0: the attempt; 1, 2, ...: further trials")
 
     score = models.FloatField(help_text="the site's score: recomputed where a verdict exists")
     published_score = models.FloatField(null=True, blank=True, help_text="summary.json score")
@@ -264,12 +284,16 @@ class Attempt(models.Model):
     verdict = models.JSONField(null=True, blank=True)
     content_hash = models.CharField(max_length=80, blank=True)
 
-    objects = AttemptQuerySet.as_manager()
+    objects = MainAttemptManager()
+    all_trials = AttemptQuerySet.as_manager()
 
     class Meta:
-        ordering = ["bench", "model", "task"]
+        ordering = ["bench", "model", "task", "trial"]
         constraints = [
-            models.UniqueConstraint(fields=["model", "task"], name="attempt_unique_model_task"),
+            models.UniqueConstraint(
+                fields=["model", "task", "trial"], name="attempt_unique_model_task_trial"
+            ),
+            models.CheckConstraint(condition=Q(trial__gte=0), name="attempt_trial_not_negative"),
             models.CheckConstraint(
                 condition=Q(score__gte=0) & Q(score__lte=1), name="attempt_score_in_unit_range"
             ),

@@ -26,6 +26,7 @@ from leaderboard.models import (
     Model,
     Task,
 )
+from leaderboard.scoring import trials_figure
 from leaderboard.visibility import can_see_staged
 
 HOME_TOP_MODELS = 5
@@ -189,6 +190,26 @@ def matrix_tasks(bench: Bench, user) -> list[MatrixTask]:
 # A matrix cell as matrix_cells returns it: (model pk, task pk, score, flags as
 # JSON text, has_detail as 0/1). The database row itself, with no copy.
 CELL_SCORE, CELL_FLAGS, CELL_DETAIL = 2, 3, 4
+
+
+def matrix_trials(
+    cells: dict[int, dict[int, tuple]], *, task_ids: list[int], model_ids: list[int] | None
+) -> dict[int, dict[int, tuple[int, int]]]:
+    """model pk -> task pk -> (passed, total) trials, for the cells whose model ran
+    the task several times (one query; ask only where a model has further trials)."""
+    rows = Attempt.all_trials.filter(task_id__in=task_ids, trial__gt=0)
+    if model_ids is not None:
+        rows = rows.filter(model_id__in=model_ids)
+    further: dict[tuple[int, int], list[float]] = defaultdict(list)
+    for model_id, task_id, score in rows.order_by().values_list("model_id", "task_id", "score"):
+        further[(model_id, task_id)].append(score)
+    found: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
+    for (model_id, task_id), scores in further.items():
+        cell = cells.get(model_id, {}).get(task_id)
+        if cell is not None:
+            figure = trials_figure(cell[CELL_SCORE], scores)
+            found[model_id][task_id] = (figure["passed"], figure["total"])
+    return found
 
 
 def matrix_cells(

@@ -120,6 +120,9 @@ class Cell:
     released: bool = False
     cost_usd: float | None = None
     duration_s: float | None = None
+    # Scores of the further trials of this model on this task (Harbor's
+    # n_attempts); the cell's own score is the first trial's.
+    trials: tuple[float, ...] = ()
 
 
 @dataclass
@@ -128,6 +131,8 @@ class Figures:
     tasks: int = 0
     flagged: int = 0
     passed: int = 0
+    # The pass rate's denominator: tasks plus further trials (== tasks without any).
+    trials: int = 0
     cost_usd: float = 0.0
     duration_s: float = 0.0
     by_surface: dict[str, dict[str, float | int]] = field(default_factory=dict)
@@ -140,9 +145,15 @@ def model_figures(
 
     ``cells`` maps task id to the model's cell; a task without one scores 0 and
     is flagged (missing attempt). Cost and duration sum the released attempts.
+
+    Where a cell has further trials, ``score`` and ``passed`` count trials (as
+    tbench does): every trial is one draw, so the score is the trials' mean,
+    which is the tasks' mean when every task ran once. ``by_surface``, cost and
+    duration stay per task (first trials).
     """
     figures = Figures()
     total = 0.0
+    extra = 0
     surfaces: dict[str, list[float]] = {}
     tasks = list(task_order)
     for task in tasks:
@@ -153,17 +164,29 @@ def model_figures(
         if score >= 1.0 - TOLERANCE:
             figures.passed += 1
         total += score
+        for trial_score in cell.trials if cell is not None else ():
+            extra += 1
+            total += trial_score
+            if trial_score >= 1.0 - TOLERANCE:
+                figures.passed += 1
         surfaces.setdefault(task_surfaces[task], []).append(score)
         if cell is not None and cell.released:
             figures.cost_usd += cell.cost_usd or 0.0
             figures.duration_s += cell.duration_s or 0.0
     figures.tasks = len(tasks)
-    figures.score = total / len(tasks) if tasks else 0.0
+    figures.trials = len(tasks) + extra
+    figures.score = total / figures.trials if tasks else 0.0
     figures.by_surface = {
         surface: {"score": sum(scores) / len(scores), "tasks": len(scores)}
         for surface, scores in sorted(surfaces.items())
     }
     return figures
+
+
+def trials_figure(first: float, further: Iterable[float]) -> dict[str, int]:
+    """``{"passed", "total"}`` over a cell's trials: the first and the further ones."""
+    scores = [first, *further]
+    return {"passed": sum(1 for s in scores if s >= 1.0 - TOLERANCE), "total": len(scores)}
 
 
 def competition_ranks(scored: Sequence[tuple[str, float]]) -> list[tuple[str, int]]:

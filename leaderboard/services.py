@@ -52,12 +52,18 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
             "matrix_score",
         )
     )
+    extra = _further_trials(bench)
     wanted: dict[tuple[int, int | None, str, str], tuple[float, float]] = {}
     task_totals: dict[str, float] = dict.fromkeys(order, 0.0)
     for _, model_id, task_id, score, flags, detail, cost, duration, published, matrix in attempts:
         slug = task_slug[task_id]
         cells[model_id][slug] = Cell(
-            score=score, flags=tuple(flags), released=detail, cost_usd=cost, duration_s=duration
+            score=score,
+            flags=tuple(flags),
+            released=detail,
+            cost_usd=cost,
+            duration_s=duration,
+            trials=extra.get((model_id, task_id), ()),
         )
         task_totals[slug] += score
         if detail:
@@ -85,6 +91,7 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
             "tasks": fig.tasks,
             "flagged": fig.flagged,
             "passed": fig.passed,
+            "trials": fig.trials,
             "cost_usd": fig.cost_usd,
             "duration_s": fig.duration_s,
             "by_surface": fig.by_surface,
@@ -116,6 +123,19 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
         Task.objects.bulk_update(changed_tasks, ["mean_score"])
 
     _sync_disagreements(bench, wanted)
+
+
+def _further_trials(bench: Bench) -> dict[tuple[int, int], tuple[float, ...]]:
+    """(model pk, task pk) -> the scores of its trials after the first, in order."""
+    rows = (
+        Attempt.all_trials.filter(bench=bench, trial__gt=0)
+        .order_by("model_id", "task_id", "trial")
+        .values_list("model_id", "task_id", "score")
+    )
+    found: dict[tuple[int, int], list[float]] = {}
+    for model_id, task_id, score in rows:
+        found.setdefault((model_id, task_id), []).append(score)
+    return {key: tuple(scores) for key, scores in found.items()}
 
 
 def _tie_links(bench: Bench, models: list[Model], ranks: dict, task_scores: dict) -> dict:

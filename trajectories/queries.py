@@ -23,8 +23,9 @@ EVENT_CHUNK = 1000
 EVENT_PAGE_FIELDS = ("index", "type", "ts", "tool", "ok", "exit_code", "doc", "lines")
 
 
-def _attempts(user) -> QuerySet[Attempt]:
-    return Attempt.objects.visible_to(user).select_related(
+def _attempts(user, *, every_trial: bool = False) -> QuerySet[Attempt]:
+    rows = Attempt.all_trials if every_trial else Attempt.objects
+    return rows.visible_to(user).select_related(
         "bench",
         "model",
         "task",
@@ -35,12 +36,28 @@ def _attempts(user) -> QuerySet[Attempt]:
     )
 
 
-def attempt_for_page(user, *, bench: str, model: str, task: str) -> Attempt:
-    """The released attempt this user may see, with everything its header needs; else 404."""
-    found = _attempts(user).filter(bench__slug=bench, model__slug=model, task__slug=task).first()
+def attempt_for_page(user, *, bench: str, model: str, task: str, trial: int = 0) -> Attempt:
+    """The released attempt this user may see, with everything its header needs; else 404.
+
+    ``trial`` n > 0 is the attempt's further trial n (docs/harbor.md)."""
+    found = (
+        _attempts(user, every_trial=bool(trial))
+        .filter(bench__slug=bench, model__slug=model, task__slug=task, trial=trial)
+        .first()
+    )
     if found is None:
         raise Http404("No such attempt, or its task is not published.")
     return found
+
+
+def trial_number(trial: int | None) -> int:
+    """A page's trial from its address: none is trial 0 (the attempt's own address);
+    ``trials/0/`` is no address (trial 0 has only the one), so it is a 404."""
+    if trial is None:
+        return 0
+    if trial < 1:
+        raise Http404("Trials are numbered from 1; trial 0 is the attempt's own page.")
+    return trial
 
 
 def task_for_page(user, *, bench: str, task: str) -> Task:
@@ -69,7 +86,8 @@ def attempt_pair(user, *, task: Task, model_a: str, model_b: str) -> tuple[Attem
 def other_models(task: Task) -> list[Model]:
     """Models with a released attempt on ``task``, in leaderboard order (to compare with)."""
     return list(
-        Model.objects.filter(attempts__task=task, attempts__has_detail=True)
+        # The join sees every row: trial 0 only, or a model with further trials repeats.
+        Model.objects.filter(attempts__task=task, attempts__has_detail=True, attempts__trial=0)
         .ranked()
         .only("slug", "display_name", "harness")
     )

@@ -39,6 +39,13 @@ class AttemptFiles:
     verdict: dict[str, Any] | None
     score: float
     ticket: str = ""
+    # 0: the attempt folder itself; n: its trials/<n>/ folder (a further trial).
+    trial: int = 0
+
+    @property
+    def folder(self) -> str:
+        base = f"attempts/{self.model}/{self.task}/"
+        return base + f"trials/{self.trial}/" if self.trial else base
 
     def refresh(self) -> None:
         """Write summary.json again after the summary was amended."""

@@ -163,30 +163,33 @@ def harbor_release(
     attempts: list[AttemptFiles] = []
     for (model_id, task_id), group in sorted(grouped.items()):
         group.sort(key=_order)
-        primary = group[0]
+        # Several trials (n_attempts): the first is the attempt folder, trial n
+        # its trials/<n>/ folder, each with a page of its own (docs/harbor.md).
+        listed = [
+            {
+                "trial": n,
+                "trial_name": t.trial_name,
+                "reward": t.reward,
+                "exception": t.exception["type"] if t.exception else None,
+            }
+            for n, t in enumerate(group)
+        ]
         if len(group) > 1:
-            # Several trials (n_attempts): the first is the attempt; the others are
-            # listed in its summary, not imported (see docs/harbor.md).
-            others = ", ".join(t.trial_name for t in group[1:])
-            primary.notes.append(
-                f"{len(group)} trials of this model on this task; this page is the first "
-                f"({primary.trial_name}); not imported: {others}"
+            notes.append(f"{model_id}/{task_id}: {len(group)} trials, each imported")
+        for n, trial in enumerate(group):
+            if len(group) > 1:
+                trial.notes.append(
+                    f"{len(group)} trials of this model on this task; this is trial {n} "
+                    f"({trial.trial_name}; trial 0 is the attempt's own page)"
+                )
+            attempt = trial_attempt(
+                trial, bench=bench, model=model_id, task=task_id, threshold=threshold
             )
-            notes.append(f"{model_id}/{task_id}: {len(group)} trials, only the first is imported")
-        attempt = trial_attempt(
-            primary, bench=bench, model=model_id, task=task_id, threshold=threshold
-        )
-        if len(group) > 1:
-            attempt.summary["harbor"]["trials"] = [
-                {
-                    "trial_name": t.trial_name,
-                    "reward": t.reward,
-                    "exception": t.exception["type"] if t.exception else None,
-                }
-                for t in group
-            ]
-            attempt.refresh()
-        attempts.append(attempt)
+            attempt.trial = n
+            if len(group) > 1:
+                attempt.summary["harbor"]["trials"] = listed
+                attempt.refresh()
+            attempts.append(attempt)
     tasks = {
         slugify(name): TaskEntry(
             slugify(name), name, _surface(trials, name), extra={"harbor_task_name": name}

@@ -38,9 +38,9 @@ def kept_models(
     attempts: list[AttemptFiles] = []
     task_slugs: set[str] = set()
     rows = (
-        Attempt.objects.filter(bench=bench, has_detail=True, model__slug__in=keep)
+        Attempt.all_trials.filter(bench=bench, has_detail=True, model__slug__in=keep)
         .select_related("model", "task", "evidence")
-        .order_by("model__slug", "task__slug")
+        .order_by("model__slug", "task__slug", "trial")
     )
     for attempt in rows.iterator(chunk_size=200):
         files = {}
@@ -58,6 +58,7 @@ def kept_models(
                 verdict=verdict,
                 score=attempt.score,
                 ticket=files.get("problem.md", b"").decode("utf-8", errors="replace"),
+                trial=attempt.trial,
             )
         )
         task_slugs.add(attempt.task.slug)

@@ -14,7 +14,7 @@ from typing import Any
 
 from ingest.harbor.attempts import RULE, AttemptFiles, dump
 from leaderboard.formatting import pass_rate
-from leaderboard.scoring import Cell, competition_ranks, model_figures
+from leaderboard.scoring import Cell, competition_ranks, model_figures, trials_figure
 
 
 @dataclass
@@ -48,7 +48,13 @@ def release_files(
     task_ids = sorted(t.id for t in tasks)
     by_task = {t.id: t for t in tasks}
     surfaces = {t.id: t.surface for t in tasks}
+    further = sorted((a for a in attempts if a.trial), key=lambda a: a.trial)
+    every = attempts
+    attempts = [a for a in attempts if not a.trial]
     by_key = {(a.model, a.task): a for a in attempts}
+    trial_scores: dict[tuple[str, str], list[float]] = {}
+    for a in further:
+        trial_scores.setdefault((a.model, a.task), []).append(a.score)
     finished = [a.summary["timing"]["finished_at"] for a in attempts] or ["1970-01-01T00:00:00Z"]
     generated_at = max(finished)
     revision = generated_at[:10]
@@ -58,7 +64,12 @@ def release_files(
     for a in attempts:
         cost, timing = a.summary["cost"], a.summary["timing"]
         cells[a.model][a.task] = Cell(
-            a.score, tuple(a.flags), True, cost.get("usd"), timing.get("duration_s")
+            a.score,
+            tuple(a.flags),
+            True,
+            cost.get("usd"),
+            timing.get("duration_s"),
+            tuple(trial_scores.get((a.model, a.task), ())),
         )
     figures = {m: model_figures(cells[m], surfaces, task_ids) for m in model_ids}
     ranked = competition_ranks([(m, figures[m].score) for m in model_ids])
@@ -88,7 +99,7 @@ def release_files(
                 **aggregate(m),
                 # Beyond v1 (readers may ignore them): the pass rate with its counts.
                 "passed": f.passed,
-                "pass_rate": pass_rate(f.passed, f.tasks),
+                "pass_rate": pass_rate(f.passed, f.trials),
             }
         )
     files["leaderboard.json"] = dump({**head, "scoring_rule": RULE, "rows": rows})
@@ -100,10 +111,7 @@ def release_files(
                 for t in task_ids
             ],
             "models": [m for m, _ in ranked],
-            "cells": {
-                m: {t: {"score": c.score, "flags": list(c.flags)} for t, c in cells[m].items()}
-                for m, _ in ranked
-            },
+            "cells": {m: {t: cell_document(c) for t, c in cells[m].items()} for m, _ in ranked},
         }
     )
     for m in model_ids:
@@ -167,9 +175,9 @@ def release_files(
                 **task.extra,
             }
         )
-    for a in attempts:
+    for a in every:
         for name, data in a.files.items():
-            files[f"attempts/{a.model}/{a.task}/{name}"] = data
+            files[a.folder + name] = data
     files["manifest.json"] = dump(
         {
             "schema": "v1",
@@ -192,6 +200,15 @@ def release_files(
         }
     )
     return files
+
+
+def cell_document(cell: Cell) -> dict[str, Any]:
+    """A matrix cell: ``{"score", "flags"}``, and ``x-trials`` where the model
+    ran the task several times (an extension v1 readers ignore)."""
+    doc: dict[str, Any] = {"score": cell.score, "flags": list(cell.flags)}
+    if cell.trials:
+        doc["x-trials"] = trials_figure(cell.score, cell.trials)
+    return doc
 
 
 def task_checks(attempts: list[AttemptFiles]) -> dict[str, list[dict[str, Any]]]:

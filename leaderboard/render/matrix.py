@@ -29,6 +29,7 @@ class MatrixRow:
     rank: int
     passed: int = 0
     tasks: int = 0
+    trials: int = 0
 
 
 def _address_prefix(name: str, *args: str) -> str:
@@ -51,8 +52,12 @@ def matrix_body(
     cells: dict[int, dict[int, tuple]],
     *,
     percent: bool,
+    trials: dict[int, dict[int, tuple[int, int]]] | None = None,
 ) -> SafeString:
-    """``<tr>`` rows: the model's name and score, then one cell per column."""
+    """``<tr>`` rows: the model's name and score, then one cell per column.
+
+    A cell in ``trials`` (the model ran the task several times) shows its
+    passed/total trials, e.g. "2/3", coloured by their pass rate."""
     out: list[str] = []
     column_bits = [(c.pk, escape(c.slug), c.released, c.visible, escape(c.title)) for c in columns]
     model_prefix = escape(_address_prefix("model", bench))
@@ -68,6 +73,7 @@ def matrix_body(
             f'<td class="m-score num">{shown}</td>'
         )
         row_cells = cells.get(row.pk, {})
+        row_trials = trials.get(row.pk, {}) if trials else {}
         name = escape(row.display_name)
         for task_pk, task_slug, released, visible, title in column_bits:
             cell = row_cells.get(task_pk)
@@ -76,6 +82,16 @@ def matrix_body(
                 continue
             value, flags, has_detail = cell[CELL_SCORE], cell_flags(cell), cell[CELL_DETAIL]
             shown = round(min(max(value, 0.0), 1.0) * 100)
+            counted = row_trials.get(task_pk)
+            if counted is not None:
+                passed, total = counted
+                heat = _HEAT[round(passed / total * 100)]
+                label = f"{name} on {title}: {passed} of {total} trials passed"
+                out.append(
+                    f'<td class="{heat} trials"><a href="{attempt_prefix}{task_slug}/" '
+                    f'title="{label}" aria-label="{label}">{passed}/{total}</a></td>'
+                )
+                continue
             # The visible number is the score ×100; a title adds only what the
             # cell cannot show (flags, why there is no link), keeping a
             # 20,000-cell page small.

@@ -26,8 +26,9 @@ register.filter("size", formatting.size)
 
 @register.filter
 def pass_rate(model) -> str:
-    """A pass-fail model's pass rate with its counts: "34.1% (15/44)"."""
-    return formatting.pass_rate(model.passed, model.tasks)
+    """A pass-fail model's pass rate with its counts: "34.1% (15/44)". Where the
+    bench ran several trials of a task, the counts are trials (``Model.trials``)."""
+    return formatting.pass_rate(model.passed, max(getattr(model, "trials", 0), model.tasks))
 
 
 def heat_class(value: float | None) -> str:

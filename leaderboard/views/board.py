@@ -159,5 +159,7 @@ def board(request, bench: str):
             "disagreeing": disagreeing,
             "disagreeing_attempts": sum(r.disagrees.attempts for r in disagreeing),
             "percent": bench.is_pass_fail,
+            # Some model ran a task several times: its pass rate counts trials.
+            "counts_trials": any(m.trials > m.tasks for m in models),
         },
     )

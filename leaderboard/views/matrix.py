@@ -62,7 +62,13 @@ def surface_figures(by_surface: dict, surfaces: list[str]) -> dict:
     entries = [by_surface[s] for s in surfaces if s in by_surface]
     tasks = sum(e.get("tasks", 0) for e in entries)
     total = sum(e.get("score", 0.0) * e.get("tasks", 0) for e in entries)
-    return {"score": total / tasks if tasks else 0.0, "tasks": tasks, "passed": round(total)}
+    # Per task (first trials): the surface figures do not count further trials.
+    return {
+        "score": total / tasks if tasks else 0.0,
+        "tasks": tasks,
+        "passed": round(total),
+        "trials": tasks,
+    }
 
 
 def _page_number(raw: str, pages: int) -> int:
@@ -104,12 +110,13 @@ def matrix(request, bench: str):
             "rank",
             "passed",
             "tasks",
+            "trials",
             "by_surface",
         )
     )
     shown_surfaces = [s for s in surfaces if s in {t.surface for t in all_tasks}]
     rows = [
-        MatrixRow(*values[:8])
+        MatrixRow(*values[:9])
         for values in all_models
         if (not harnesses or values[3] in harnesses)
         and (not model_slugs or values[1] in model_slugs)
@@ -117,7 +124,7 @@ def matrix(request, bench: str):
     if shown_surfaces:
         # Filtered to surfaces, the score column and the ranking are the
         # models' scores on those surfaces (task-weighted), not overall.
-        by_surface = {values[0]: values[8] or {} for values in all_models}
+        by_surface = {values[0]: values[9] or {} for values in all_models}
         rows = [
             dataclasses.replace(r, **surface_figures(by_surface[r.pk], shown_surfaces))
             for r in rows
@@ -135,6 +142,12 @@ def matrix(request, bench: str):
     columns = tasks[(page - 1) * per_page : page * per_page]
     model_filter = [r.pk for r in rows] if (harnesses or model_slugs) else None
     cells = queries.matrix_cells(bench, task_ids=[t.pk for t in columns], model_ids=model_filter)
+    # Only a bench whose models ran some task several times asks for trials.
+    trials = (
+        queries.matrix_trials(cells, task_ids=[t.pk for t in columns], model_ids=model_filter)
+        if any(values[8] > values[7] for values in all_models)
+        else None
+    )
     fmt = download.wanted(request)
     if fmt:
         return download.table_response(
@@ -162,7 +175,9 @@ def matrix(request, bench: str):
             "groups": groups,
             "columns": columns,
             "rows": rows,
-            "body": matrix_body(bench.slug, rows, columns, cells, percent=bench.is_pass_fail),
+            "body": matrix_body(
+                bench.slug, rows, columns, cells, percent=bench.is_pass_fail, trials=trials
+            ),
             "percent": bench.is_pass_fail,
             "all_surfaces": sorted({t.surface for t in all_tasks}),
             "all_harnesses": sorted({values[3] for values in all_models}),

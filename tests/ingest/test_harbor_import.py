@@ -382,7 +382,9 @@ def test_import_history_records_the_harbor_import(tmp_path):
     assert json.dumps(record.summary)
 
 
-def test_several_trials_of_one_task_keep_the_first_and_list_every_trial(tmp_path, client):
+def test_several_trials_of_one_task_make_the_first_the_attempt_and_list_every_trial(
+    tmp_path, client
+):
     j = job(tmp_path)
     trial(j, "t1", name="t1__aaaaaaa", reward=1.0, started="2025-11-19T10:00:00")
     trial(j, "t1", name="t1__bbbbbbb", reward=0.0, started="2025-11-19T11:00:00")

@@ -106,3 +106,22 @@ def test_reward_threshold_scores_zero_without_a_numeric_reward():
 def test_reward_threshold_scores_zero_when_the_trial_ended_in_an_exception():
     verdict = {"reward": 1.0, "exception": "AgentTimeoutError"}
     assert score_verdict("reward-threshold", [], verdict) == 0.0
+
+
+def test_model_figures_count_trials_where_a_task_ran_several_times():
+    cells = {
+        "t1": Cell(score=1.0, trials=(0.0, 1.0)),  # three trials, two passed
+        "t2": Cell(score=1.0),
+    }
+    figures = model_figures(cells, {"t1": "s", "t2": "s", "t3": "s"}, ["t1", "t2", "t3"])
+    # t3 has no attempt: one failed trial. 3 passed of 1 + 3 + 1 = 5 trials.
+    assert (figures.passed, figures.trials, figures.tasks) == (3, 5, 3)
+    assert figures.score == 3 / 5
+    # by_surface stays per task (first trials).
+    assert figures.by_surface == {"s": {"score": 2 / 3, "tasks": 3}}
+
+
+def test_model_figures_without_further_trials_are_the_task_mean():
+    cells = {"t1": Cell(score=1.0), "t2": Cell(score=0.25)}
+    figures = model_figures(cells, {"t1": "s", "t2": "s"}, ["t1", "t2"])
+    assert (figures.score, figures.passed, figures.trials) == (0.625, 1, 2)

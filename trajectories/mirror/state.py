@@ -66,8 +66,9 @@ def fingerprint(bench: Bench) -> str:
     )  # fmt: skip
     # Released attempts are rewritten (new pk) when any of their files change;
     # unreleased cells are updated in place, so their score and flags count too.
+    # Every trial: further trials make the matrix cells' x-trials.
     feed(
-        Attempt.objects.filter(bench=bench)
+        Attempt.all_trials.filter(bench=bench)
         .order_by("pk")
         .values_list("pk", "has_detail", "content_hash", "score", "flags")
     )

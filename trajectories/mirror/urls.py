@@ -17,4 +17,9 @@ urlpatterns = [
         views.attempt_file,
         name="mirror-attempt-file",
     ),
+    path(
+        "<rslug:bench>/attempts/<rslug:model>/<rslug:task>/trials/<int:trial>/<str:filename>",
+        views.attempt_file,
+        name="mirror-trial-file",
+    ),
 ]

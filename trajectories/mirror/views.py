@@ -100,14 +100,18 @@ def _attempt_etag(attempt: Attempt, filename: str) -> str:
 
 
 @mirror_view
-def attempt_file(request, bench, model, task, filename):
+def attempt_file(request, bench, model, task, filename, trial: int | None = None):
+    """An attempt's file; with ``trial`` (1, 2, ...) a further trial's, from its
+    trials/<n>/ folder (docs/harbor.md)."""
     spec = ATTEMPT_FILES.get(filename)
     if spec is None:
         raise Http404("no such file")
+    if trial is not None and trial < 1:
+        raise Http404("trials are numbered from 1")
     attempt = (
-        Attempt.objects.released()
+        Attempt.all_trials.released()
         .select_related("task__batch", "evidence")
-        .filter(bench__slug=bench, model__slug=model, task__slug=task)
+        .filter(bench__slug=bench, model__slug=model, task__slug=task, trial=trial or 0)
         # No ordering: at most one row matches, and the default ordering joins
         # every related table just to sort it.
         .order_by()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import template
+from django.urls import reverse
 
 from leaderboard import formatting
 from trajectories.render import text
@@ -40,3 +41,23 @@ def get(mapping, key):
 def visible(value: str | None) -> str:
     """Control characters shown as control pictures (the result is still escaped)."""
     return text.visible(value)
+
+
+@register.simple_tag
+def attempt_page(attempt, trial: int | None = None) -> str:
+    """The attempt's page; a further trial's is under ``trials/<n>/`` (docs/harbor.md).
+    With ``trial``, that trial's page of the same model on the same task."""
+    args = [attempt.bench.slug, attempt.model.slug, attempt.task.slug]
+    trial = attempt.trial if trial is None else trial
+    if trial:
+        return reverse("attempt-trial", args=[*args, trial])
+    return reverse("attempt", args=args)
+
+
+@register.simple_tag
+def attempt_file(attempt, filename: str) -> str:
+    """One of the attempt's files in the /data/v1 mirror (a trial's from its folder)."""
+    args = [attempt.bench.slug, attempt.model.slug, attempt.task.slug]
+    if attempt.trial:
+        return reverse("mirror-trial-file", args=[*args, attempt.trial, filename])
+    return reverse("mirror-attempt-file", args=[*args, filename])

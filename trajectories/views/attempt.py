@@ -17,6 +17,7 @@ from django.utils.safestring import mark_safe
 
 from trajectories import queries
 from trajectories.fidelity import difference_text
+from trajectories.queries import trial_number
 from trajectories.render.diff import parse_patch
 from trajectories.render.event_html import render_events
 from trajectories.render.events import event_views, tool_summary, type_toggles
@@ -33,8 +34,10 @@ EVENTS_MARK = "<!--benchview:events-->"
 EVENTS_PER_PIECE = 500
 
 
-def attempt(request, bench: str, model: str, task: str):
-    found = queries.attempt_for_page(request.user, bench=bench, model=model, task=task)
+def attempt(request, bench: str, model: str, task: str, trial: int | None = None):
+    found = queries.attempt_for_page(
+        request.user, bench=bench, model=model, task=task, trial=trial_number(trial)
+    )
     limits = settings.BENCHVIEW_LIMITS
     evidence = found.evidence
     q = request.GET.get("q", "").strip()

@@ -5,12 +5,15 @@ from __future__ import annotations
 from django.shortcuts import render
 
 from trajectories import queries
+from trajectories.queries import trial_number
 from trajectories.render.json import pretty
 from trajectories.render.text import visible
 
 
-def event(request, bench: str, model: str, task: str, index: int):
-    found = queries.attempt_for_page(request.user, bench=bench, model=model, task=task)
+def event(request, bench: str, model: str, task: str, index: int, trial: int | None = None):
+    found = queries.attempt_for_page(
+        request.user, bench=bench, model=model, task=task, trial=trial_number(trial)
+    )
     row = queries.event_full(found, index)
     document = row.as_document()
     result = document.get("result") if isinstance(document.get("result"), dict) else None

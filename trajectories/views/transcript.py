@@ -17,14 +17,17 @@ from django.utils.safestring import mark_safe
 
 from trajectories import queries
 from trajectories.documents import blob_chunks
+from trajectories.queries import trial_number
 from trajectories.render.transcript_html import render_lines
 
 # Where the lines go in the rendered template (escaped page text cannot hold it).
 LINES_MARK = "<!--benchview:lines-->"
 
 
-def transcript(request, bench: str, model: str, task: str):
-    found = queries.attempt_for_page(request.user, bench=bench, model=model, task=task)
+def transcript(request, bench: str, model: str, task: str, trial: int | None = None):
+    found = queries.attempt_for_page(
+        request.user, bench=bench, model=model, task=task, trial=trial_number(trial)
+    )
     check = getattr(found, "transcript_check", None)
     blob = queries.transcript_blob(found)
     page = render_to_string(
