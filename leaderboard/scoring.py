@@ -137,6 +137,17 @@ class Figures:
     duration_s: float = 0.0
     by_surface: dict[str, dict[str, float | int]] = field(default_factory=dict)
 
+    def aggregate(self) -> dict:
+        """The figures as a models/<model>.json ``aggregate`` (and leaderboard row) carries them."""
+        return {
+            "score": self.score,
+            "tasks": self.tasks,
+            "flagged": self.flagged,
+            "cost_usd": self.cost_usd,
+            "duration_s": self.duration_s,
+            "by_surface": self.by_surface,
+        }
+
 
 def model_figures(
     cells: Mapping[str, Cell], task_surfaces: Mapping[str, str], task_order: Iterable[str]

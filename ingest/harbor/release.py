@@ -74,17 +74,6 @@ def release_files(
     figures = {m: model_figures(cells[m], surfaces, task_ids) for m in model_ids}
     ranked = competition_ranks([(m, figures[m].score) for m in model_ids])
 
-    def aggregate(m: str) -> dict[str, Any]:
-        f = figures[m]
-        return {
-            "score": f.score,
-            "tasks": f.tasks,
-            "flagged": f.flagged,
-            "cost_usd": f.cost_usd,
-            "duration_s": f.duration_s,
-            "by_surface": f.by_surface,
-        }
-
     head = {"schema": "v1", "bench": bench, "revision": revision}
     rows = []
     for m, rank in ranked:
@@ -96,7 +85,7 @@ def release_files(
                 "display_name": spec.display_name,
                 "harness": spec.harness,
                 "provider": spec.provider,
-                **aggregate(m),
+                **figures[m].aggregate(),
                 # Beyond v1 (readers may ignore them): the pass rate with its counts.
                 "passed": f.passed,
                 "pass_rate": pass_rate(f.passed, f.trials),
@@ -142,7 +131,7 @@ def release_files(
                     "harness": spec.harness,
                     "provider": spec.provider,
                 },
-                "aggregate": aggregate(m),
+                "aggregate": figures[m].aggregate(),
                 "attempts": rows_for_model,
             }
         )

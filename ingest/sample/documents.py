@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 from ingest.sample.catalog import ModelSpec, TaskSpec
 from ingest.sample.clock import FIRST_RELEASE, epoch_ms, iso
@@ -54,17 +53,6 @@ def write_derived(
     figures = {m: model_figures(cells[m], surfaces, task_ids) for m in model_ids}
     ranked = competition_ranks([(m, figures[m].score) for m in model_ids])
 
-    def aggregate(m: str) -> dict[str, Any]:
-        f = figures[m]
-        return {
-            "score": f.score,
-            "tasks": f.tasks,
-            "flagged": f.flagged,
-            "cost_usd": f.cost_usd,
-            "duration_s": f.duration_s,
-            "by_surface": f.by_surface,
-        }
-
     rows = []
     for m, rank in ranked:
         spec = by_model[m]
@@ -75,7 +63,7 @@ def write_derived(
                 "display_name": spec.display_name,
                 "harness": spec.harness,
                 "provider": spec.provider,
-                **aggregate(m),
+                **figures[m].aggregate(),
             }
         )
     head = {"schema": "v1", "bench": bench, "revision": "01"}
@@ -127,7 +115,7 @@ def write_derived(
                         "harness": spec.harness,
                         "provider": spec.provider,
                     },
-                    "aggregate": aggregate(m),
+                    "aggregate": figures[m].aggregate(),
                     "attempts": rows_for_model,
                 }
             ),
