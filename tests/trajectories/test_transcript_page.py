@@ -226,3 +226,26 @@ def test_a_task_in_no_batch_has_no_transcript_page(admin_client, imported):
         Attempt.objects.filter(task__batch__isnull=True).select_related("bench", "model", "task")
     ).first()
     assert admin_client.get(transcript_url(attempt)).status_code == 404
+
+
+def test_the_apis_links_of_a_derived_attempt_all_resolve(client, release_copy):
+    folder = folders(release_copy)[0]
+    (folder / "trajectory.json").unlink()
+    import_path(release_copy)
+    derived = attempt_of(folder)
+    listing = client.get("/api/attempts/", {"bench": derived.bench.slug}).json()["results"]
+    seen = {}
+    for row in listing:
+        if row["links"] is not None:
+            seen[(row["model"], row["task"])] = row["links"]
+    links = seen.pop((derived.model.slug, derived.task.slug))
+    assert links["trajectory"] is None
+    assert links["events_from"] == derived.evidence.events_from
+    assert seen, "the published attempts are listed too"
+    for other in [links, *seen.values()]:
+        for name, url in other.items():
+            if url is None or name == "events_from":
+                continue
+            assert client.get(url).status_code == 200, (name, url)
+    published = next(iter(seen.values()))
+    assert published["trajectory"] is not None and published["events_from"] is None

@@ -133,14 +133,21 @@ class AttemptSerializer(serializers.ModelSerializer):
             return None
         request = self.context.get("request")
         args = [attempt.bench.slug, attempt.model.slug, attempt.task.slug]
+
+        def release_file(name: str) -> str:
+            return _absolute(request, reverse("mirror-attempt-file", args=[*args, name]))
+
+        # An attempt whose events were derived from its raw transcript had no
+        # trajectory.json in the release: the mirror serves only what was
+        # published, so the link is null and the transcript is the source.
+        events_from = getattr(attempt, "events_from", "")
         return {
             "page": _absolute(request, reverse("attempt", args=args)),
-            "summary": _absolute(
-                request, reverse("mirror-attempt-file", args=[*args, "summary.json"])
-            ),
-            "trajectory": _absolute(
-                request, reverse("mirror-attempt-file", args=[*args, "trajectory.json"])
-            ),
+            "summary": release_file("summary.json"),
+            "trajectory": None if events_from else release_file("trajectory.json"),
+            "transcript": release_file("transcript.jsonl"),
+            # The normaliser's format when the events were derived, else null.
+            "events_from": events_from or None,
         }
 
 

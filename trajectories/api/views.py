@@ -6,7 +6,7 @@ is for staff only; tasks in no batch have none to show.
 
 from __future__ import annotations
 
-from django.db.models import BooleanField, Case, Prefetch, Q, QuerySet, Value, When
+from django.db.models import BooleanField, Case, F, Prefetch, Q, QuerySet, Value, When
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -96,7 +96,9 @@ class AttemptViewSet(_ListRetrieve):
                     When(Q(has_detail=True) & Q(task__in=visible), then=Value(True)),
                     default=Value(False),
                     output_field=BooleanField(),
-                )
+                ),
+                # Which links exist: one column, not the whole evidence row.
+                events_from=F("evidence__events_from"),
             )
             .order_by("bench__slug", "model__slug", "task__slug", "pk")
         )
