@@ -11,7 +11,7 @@ import inspect
 from django.db.models import Count, Q, Sum
 from django.shortcuts import render
 
-from leaderboard import queries
+from leaderboard import paired, queries
 from leaderboard.models import Attempt, Batch, CheckResult, Task
 from leaderboard.scoring import MISSING_ATTEMPT, MISSING_VERDICT, bootstrap_interval
 
@@ -82,5 +82,8 @@ def about(request, bench: str):
             "level": round(_BOOTSTRAP["level"].default * 100),
             "disagreements": bench.disagreements.count(),
             "percent": bench.is_pass_fail,
+            "task_count": states["total"],
+            "tie_resamples": paired.RESAMPLES,
+            "tie_level": round(paired.LEVEL * 100),
         },
     )
