@@ -80,6 +80,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Below WhiteNoise, which answers static files itself (already compressed
+    # at collectstatic); above everything that writes a body. Streamed
+    # responses are compressed chunk by chunk, and strong ETags are weakened.
+    "django.middleware.gzip.GZipMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
