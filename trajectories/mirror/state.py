@@ -105,7 +105,10 @@ def built_document(state: BenchState, name: str, build: Callable[[Bench], object
     document" (not cached, so a later import can add it).
     """
     # The fingerprint covers the revision and every other input.
-    key = f"mirror:doc:{state.pk}:{state.fingerprint}:{name}"
+    # Names can hold spaces and any length; a digest keeps the key valid for
+    # every cache backend (memcached refuses spaces and keys over 250 bytes).
+    named = hashlib.sha256(name.encode()).hexdigest()[:32]
+    key = f"mirror:doc:{state.pk}:{state.fingerprint}:{named}"
     found = cache.get(key)
     if found is not None:
         return found
