@@ -40,9 +40,14 @@ def _surface_key(surface: str) -> Callable[[Model], Any]:
     return key
 
 
-def sort_models(models: list[Model], sort: str) -> tuple[list[Model], str]:
+def sort_models(
+    models: list[Model], sort: str, costed: set[int] | None = None
+) -> tuple[list[Model], str]:
     """Order by ``sort`` ("key" or "-key" for reversed); unknown keys fall back
-    to rank. Returns the rows and the sort actually applied."""
+    to rank. Returns the rows and the sort actually applied.
+
+    ``costed`` holds the models with cost data: by cost, the others come last
+    whichever the direction (their stored 0 would rank them as free)."""
     name = sort.removeprefix("-")
     if name.startswith(SURFACE_PREFIX):
         key = _surface_key(name.removeprefix(SURFACE_PREFIX))
@@ -50,7 +55,12 @@ def sort_models(models: list[Model], sort: str) -> tuple[list[Model], str]:
         key = SORTS[name]
     else:
         return sorted(models, key=SORTS["rank"]), "rank"
-    return sorted(models, key=key, reverse=sort.startswith("-")), sort
+    reverse = sort.startswith("-")
+    if name == "cost" and costed is not None:
+        known = [m for m in models if m.pk in costed]
+        unknown = [m for m in models if m.pk not in costed]
+        return sorted(known, key=key, reverse=reverse) + sorted(unknown, key=SORTS["rank"]), sort
+    return sorted(models, key=key, reverse=reverse), sort
 
 
 @dataclass
@@ -89,7 +99,7 @@ def board(request, bench: str):
         if not (harness or provider)
         else {}
     )
-    models, sort = sort_models(models, request.GET.get("sort", ""))
+    models, sort = sort_models(models, request.GET.get("sort", ""), costed)
     ranks = Counter(m.rank for m in models)
     fmt = download.wanted(request)
     if fmt:

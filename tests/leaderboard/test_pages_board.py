@@ -99,7 +99,7 @@ def test_one_column_per_surface_sorts_by_that_surface(client, bench):
 @pytest.mark.parametrize(
     ("sort", "key", "reverse_order"),
     [
-        ("cost", lambda m: (m.cost_usd, m.rank, m.slug), False),
+        ("harness", lambda m: (m.harness, m.rank, m.slug), False),
         ("-score", lambda m: (m.score, -m.rank, m.slug), True),
         ("model", lambda m: (m.display_name.casefold(), m.slug), False),
         ("-flagged", lambda m: (m.flagged, m.rank, m.slug), True),
@@ -220,6 +220,16 @@ def test_a_model_without_cost_data_shows_unknown_and_stays_off_the_chart(client,
         ]
         assert model.display_name not in chart
     assert "Not plotted, cost unknown:" in html
+
+
+@pytest.mark.parametrize("sort", ["cost", "-cost"])
+def test_sorting_by_cost_puts_unknown_costs_last_in_both_directions(client, bench, sort):
+    html = client.get(reverse("bench", args=[bench.slug]), {"sort": sort}).content.decode()
+    costed = costed_models(bench)
+    known = sorted(costed, key=lambda m: (m.cost_usd, m.rank, m.slug), reverse=sort == "-cost")
+    unknown = [m for m in Model.objects.filter(bench=bench).ranked() if m not in costed]
+    assert known and unknown
+    assert board_rows(html) == [m.slug for m in known + unknown]
 
 
 def test_frontier_labels_never_overlap_each_other_or_leave_the_plot():
