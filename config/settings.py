@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "leaderboard",
     "trajectories",
     "ingest",
+    "samplegen",
 ]
 
 MIDDLEWARE = [

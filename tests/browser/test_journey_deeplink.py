@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
-from ingest.sample import generate_release
 from leaderboard.models import Attempt
+from samplegen import generate_release
 from tests.conftest import import_path
 
 pytestmark = pytest.mark.browser
