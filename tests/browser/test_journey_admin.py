@@ -1,4 +1,4 @@
-"""Journey 4 (spec/site.md): staff upload a batch, preview, apply (a worker's job), publish."""
+"""Journey 4 of the site: staff upload a batch, preview, apply (a worker's job), publish."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Journey 2 of spec/site.md in Chromium: a link ending in #e1500 to an attempt with
+"""Journey 2 of the site in Chromium: a link ending in #e1500 to an attempt with
 thousands of events opens at event 1500, marked, with JavaScript on and off."""
 
 from __future__ import annotations

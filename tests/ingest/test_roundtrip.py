@@ -1,4 +1,4 @@
-"""export_release after import_release gives the release back (release-format-v1)."""
+"""export_release after import_release gives the release back (docs/release-format.md)."""
 
 from __future__ import annotations
 
