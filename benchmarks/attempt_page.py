@@ -55,8 +55,8 @@ def setup(database_url: str, events: int, workdir: Path):
     from django.core.management import call_command
 
     from ingest.reader import open_release
-    from ingest.sample import generate_release
     from ingest.services import release_import
+    from samplegen import generate_release
 
     call_command("migrate", verbosity=0)
     release = workdir / "release"

@@ -73,8 +73,8 @@ def prepare(work: Path, tasks: int) -> tuple[Path, Path, int]:
     """The jobs folder, the v1 folder of the same release, and the trial count."""
     _setup(f"sqlite:///{work / 'prepare.sqlite3'}")
     from ingest.harbor.build import harbor_release
-    from ingest.harbor.sample import write_sample_harbor
     from ingest.reader import open_tree
+    from samplegen.harbor import write_sample_harbor
 
     jobs = work / "jobs"
     counts = write_sample_harbor(jobs, tasks=tasks)

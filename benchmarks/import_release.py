@@ -107,7 +107,7 @@ def main() -> None:
     import django
 
     django.setup()
-    from ingest.sample import generate_release
+    from samplegen import generate_release
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="benchview-import-") as tmp:

@@ -167,7 +167,7 @@ def main() -> None:
     import django
 
     django.setup()
-    from ingest.sample import generate_release
+    from samplegen import generate_release
 
     with tempfile.TemporaryDirectory(prefix="benchview-search-") as tmp:
         release = Path(tmp) / "release"

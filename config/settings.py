@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "leaderboard",
     "trajectories",
     "ingest",
+    "samplegen",
 ]
 
 MIDDLEWARE = [
@@ -320,7 +321,7 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 FILE_UPLOAD_PERMISSIONS = 0o600
 FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o700
 
-# Scrubbing patterns the importer checks again (release-format-v1, Scrubbing).
+# Scrubbing patterns the importer checks again (docs/release-format.md, "Scrubbing").
 BENCHVIEW_SCRUB = {
     "host_suffixes": envlist("BENCHVIEW_SCRUB_HOST_SUFFIXES", [".internal", ".corp", ".lan"]),
     "home_prefixes": envlist("BENCHVIEW_SCRUB_HOME_PREFIXES", ["/home/", "/Users/"]),

@@ -1,4 +1,4 @@
-"""Top-level addresses (spec/site.md). Bench pages come last: ``/<bench>/``
+"""Top-level addresses (docs/addresses.md). Bench pages come last: ``/<bench>/``
 would otherwise shadow the site's own prefixes, which is also why those
 prefixes are reserved bench ids."""
 

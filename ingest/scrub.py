@@ -1,6 +1,6 @@
 """Check a release again for what its exporter should have scrubbed.
 
-release-format-v1, "Scrubbing": internal host names, runner home paths and
+docs/release-format.md, "Scrubbing": internal host names, runner home paths and
 dropped request headers must not reach the site. Patterns come from
 ``settings.BENCHVIEW_SCRUB``. A match is a problem (the release is refused)
 unless the import asks to rewrite it, in which case ``Scrubber.rewrite_*``

@@ -1,7 +1,7 @@
 """The derived documents of a release, rebuilt from the database.
 
 ``manifest.json``, ``leaderboard.json``, ``matrix.json``, ``models/<model>.json``
-and ``tasks/<task>.json`` (release-format-v1.md), built from the recomputed
+and ``tasks/<task>.json`` (docs/release-format.md), built from the recomputed
 figures stored at import, with the unknown fields the release carried merged
 back (``leaderboard.extras``). The mirror at /data/v1 and ``export_release``
 both use these builders, so what a client fetches and what a static host

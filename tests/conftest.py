@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from ingest.reader import open_release
-from ingest.sample import generate_release
 from ingest.services import ImportRefused, release_import
+from samplegen import generate_release
 from tests import transcript_format
 
 # A small release: enough models, tasks and batches to exercise every page,

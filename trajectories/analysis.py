@@ -1,4 +1,4 @@
-"""The two analyses of spec/site.md, shared by the HTML pages and the API.
+"""The two analyses of docs/addresses.md ("Analysis"), shared by the HTML pages and the API.
 
 Tool failures read the per-attempt counts computed at import (Evidence), so
 they cost one query however many events a bench has; only the list of example

@@ -7,8 +7,6 @@ the document back exactly as imported (unknown keys included).
 
 from __future__ import annotations
 
-import hashlib
-
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
@@ -44,13 +42,6 @@ class Blob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sha256[:12]} ({self.size} bytes)"
-
-    @classmethod
-    def for_bytes(cls, content: bytes) -> Blob:
-        """Return the stored blob for ``content``, storing it if it is new."""
-        digest = hashlib.sha256(content).hexdigest()
-        existing = cls.objects.filter(sha256=digest).first()
-        return existing if existing is not None else cls.store(digest, content)
 
     @classmethod
     def store(cls, digest: str, content: bytes) -> Blob:

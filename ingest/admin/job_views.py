@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from ingest.admin.views import _context
+from ingest.admin.views import admin_page_context
 from ingest.job_live import live_rows
 from ingest.jobs import job_retry, jobs_reap
 from ingest.models import ImportJob
@@ -65,7 +65,7 @@ def import_job(request, job_id: int, *, model_admin):
     disagreements = summary.get("disagreements", [])
     problems = job.record.problems if job.record else []
     bench = Bench.objects.filter(slug=job.record.bench).first() if job.record else None
-    context = _context(
+    context = admin_page_context(
         request,
         model_admin,
         f"Import job {job.pk}: {job.source_name}",

@@ -201,7 +201,7 @@ def _too_large(limit: int) -> str:
     )
 
 
-def _context(request, model_admin, title: str, **extra) -> dict:
+def admin_page_context(request, model_admin, title: str, **extra) -> dict:
     return {
         **model_admin.admin_site.each_context(request),
         "opts": ImportRecord._meta,
@@ -213,7 +213,7 @@ def _context(request, model_admin, title: str, **extra) -> dict:
 def _start_page(
     request, model_admin, *, upload_form=None, pick_form=None, upload_error="", status=200
 ):
-    context = _context(
+    context = admin_page_context(
         request,
         model_admin,
         "Import a release",
@@ -239,7 +239,7 @@ def _preview_page(request, model_admin, document: dict, *, token, apply_form=Non
         for label, changes in summary.get("changes", {}).items()
         if label != "bench"
     ]
-    context = _context(
+    context = admin_page_context(
         request,
         model_admin,
         f"Preview: {summary.get('bench') or document['source_name']}",

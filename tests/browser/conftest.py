@@ -1,4 +1,4 @@
-"""Playwright against Debian's Chromium, for the journeys of spec/site.md."""
+"""Playwright against Debian's Chromium, for the site's journeys."""
 
 import os
 

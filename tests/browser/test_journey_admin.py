@@ -1,4 +1,4 @@
-"""Journey 4 (spec/site.md): staff upload a batch, preview, apply (a worker's job), publish."""
+"""Journey 4 of the site: staff upload a batch, preview, apply (a worker's job), publish."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from ingest.models import ImportJob
-from ingest.sample import generate_release
 from leaderboard.models import Batch, Task
+from samplegen import generate_release
 from tests.conftest import import_path
 from tests.workers import db_worker
 

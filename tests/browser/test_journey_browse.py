@@ -1,4 +1,4 @@
-"""Journey 1 of spec/site.md in Chromium: from / to an attempt, through the
+"""Journey 1 of the site in Chromium: from / to an attempt, through the
 leaderboard sorted by a surface and the matrix filtered to that surface.
 
 The attempt page itself belongs to another issue; the journey ends when the

@@ -1,4 +1,4 @@
-"""Journey 3 of spec/site.md in Chromium: from a task page pick two models, compare
+"""Journey 3 of the site in Chromium: from a task page pick two models, compare
 them, see the checks where they differ and the diff between their patches."""
 
 from __future__ import annotations

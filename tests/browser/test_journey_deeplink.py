@@ -1,4 +1,4 @@
-"""Journey 2 of spec/site.md in Chromium: a link ending in #e1500 to an attempt with
+"""Journey 2 of the site in Chromium: a link ending in #e1500 to an attempt with
 thousands of events opens at event 1500, marked, with JavaScript on and off."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
-from ingest.sample import generate_release
 from leaderboard.models import Attempt
+from samplegen import generate_release
 from tests.conftest import import_path
 
 pytestmark = pytest.mark.browser

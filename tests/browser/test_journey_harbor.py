@@ -10,8 +10,8 @@ from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from ingest.harbor.sample import write_sample_harbor
 from leaderboard.models import Attempt, Bench
+from samplegen.harbor import write_sample_harbor
 
 pytestmark = pytest.mark.browser
 

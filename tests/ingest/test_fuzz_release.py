@@ -29,9 +29,9 @@ from hypothesis import settings as profiles
 from hypothesis import strategies as st
 
 from ingest.reader import open_release
-from ingest.sample import generate_release
 from ingest.services import ImportRefused, release_import
 from leaderboard.models import Bench
+from samplegen import generate_release
 from tests.project.test_every_page import body_of, page_addresses
 
 profiles.register_profile(

@@ -11,8 +11,8 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from ingest.export import release_export
-from ingest.harbor.sample import MODELS, write_sample_harbor
 from leaderboard.models import Attempt, Bench, CheckResult
+from samplegen.harbor import MODELS, write_sample_harbor
 from tests.ingest.harbor_trials import import_harbor
 from tests.ingest.roundtrip import release_differences
 from trajectories.models import Blob, Event

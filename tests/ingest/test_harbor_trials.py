@@ -15,8 +15,8 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 
 from ingest.export import release_export
-from ingest.harbor.sample import write_sample_harbor
 from leaderboard.models import Attempt, Bench, Disagreement, Model, Task
+from samplegen.harbor import write_sample_harbor
 from tests.ingest.harbor_trials import import_harbor, job, trial
 from tests.ingest.roundtrip import release_differences
 from trajectories.models import Blob

@@ -13,7 +13,7 @@ from ingest.jobs import job_enqueue
 from ingest.locks import import_lock
 from ingest.models import ImportJob, ImportJobLive, ImportRecord
 from ingest.reader import open_release
-from ingest.sample import generate_release
+from samplegen import generate_release
 from tests.conftest import import_path
 from tests.ingest.test_admin_import import dump, make_user, run_jobs
 from tests.workers import db_worker, wait_for

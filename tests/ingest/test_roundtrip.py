@@ -1,4 +1,4 @@
-"""export_release after import_release gives the release back (release-format-v1)."""
+"""export_release after import_release gives the release back (docs/release-format.md)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import pytest
 from django.core.management import call_command
 
 from ingest.export import ExportRefused, release_export
-from ingest.sample import generate_release
 from leaderboard import documents
 from leaderboard.models import Bench
 from leaderboard.services import batch_publish
+from samplegen import generate_release
 from tests.conftest import edit_json, import_path
 from tests.ingest.roundtrip import json_differences, release_differences
 from trajectories.models import Blob

@@ -22,8 +22,8 @@ from ingest.export import release_export
 from ingest.plan import build_plan
 from ingest.preview import preview_document
 from ingest.reader import open_release
-from ingest.sample import generate_release
 from leaderboard.models import Attempt, Bench
+from samplegen import generate_release
 from tests.conftest import edit_json
 from tests.transcript_format import write_transcript
 from trajectories.models import Event, TranscriptCheck

@@ -8,8 +8,11 @@ import pytest
 from django.core.management import call_command
 
 ROOT = Path(__file__).resolve().parents[2]
-# ingest -> trajectories -> leaderboard: an app may import only those after it.
-ORDER = ["ingest", "trajectories", "leaderboard"]
+# samplegen -> ingest -> trajectories -> leaderboard: an app may import only those
+# after it. The sample generators come first: they write release folders (with
+# leaderboard's scoring rules) for the demo and the tests, and no app serving the
+# site may depend on them.
+ORDER = ["samplegen", "ingest", "trajectories", "leaderboard"]
 
 
 @pytest.mark.django_db

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.sample import generate_release
+from samplegen import generate_release
 from tests.conftest import import_path
 from tests.search.helpers import add_events, attempt_folders, message, tool_call
 

@@ -1,4 +1,4 @@
-"""The release mirror: /data/v1/<bench>/… (spec/site.md, "Data")."""
+"""The release mirror: /data/v1/<bench>/… (docs/addresses.md)."""
 
 from django.urls import path
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ingest.sample.catalog import ModelSpec, TaskSpec
-from ingest.sample.draws import entity_rng
 from leaderboard.scoring import CheckOutcome
+from samplegen.catalog import ModelSpec, TaskSpec
+from samplegen.draws import entity_rng
 
 MIN_EVENTS = 4
 

@@ -6,18 +6,18 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from ingest.sample.catalog import HARNESS_VERSION
-from ingest.sample.clock import iso
-from ingest.sample.draws import entity_rng
-from ingest.sample.ids import rand_hex, rand_session_id
-from ingest.sample.patches import build_patch
-from ingest.sample.plan import Attempt
-from ingest.sample.trajectory import Ctx, build_trajectory
-from ingest.sample.transcripts import TRANSCRIBERS
-from ingest.sample.vendors import build_vendor_log
-from ingest.sample.verdicts import build_verdict
-from ingest.sample.writer import dump_json, write_file
 from leaderboard.scoring import count_checks
+from samplegen.catalog import HARNESS_VERSION
+from samplegen.clock import iso
+from samplegen.draws import entity_rng
+from samplegen.ids import rand_hex, rand_session_id
+from samplegen.patches import build_patch
+from samplegen.plan import Attempt
+from samplegen.trajectory import Ctx, build_trajectory
+from samplegen.transcripts import TRANSCRIBERS
+from samplegen.vendors import build_vendor_log
+from samplegen.verdicts import build_verdict
+from samplegen.writer import dump_json, write_file
 
 _EXPORTER = "ib-export 1.4.0"
 

@@ -6,10 +6,6 @@ import re
 from datetime import timedelta
 from pathlib import Path
 
-from ingest.sample.catalog import ModelSpec, TaskSpec
-from ingest.sample.clock import FIRST_RELEASE, epoch_ms, iso
-from ingest.sample.plan import Attempt
-from ingest.sample.writer import dump_json, write_file
 from leaderboard.scoring import (
     Cell,
     CheckOutcome,
@@ -18,6 +14,10 @@ from leaderboard.scoring import (
     model_figures,
     score_verdict,
 )
+from samplegen.catalog import ModelSpec, TaskSpec
+from samplegen.clock import FIRST_RELEASE, epoch_ms, iso
+from samplegen.plan import Attempt
+from samplegen.writer import dump_json, write_file
 
 
 def _title_of(bench: str) -> str:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ingest.sample.catalog import HARNESS_TOOLS, HARNESS_VERSION
-from ingest.sample.clock import iso
-from ingest.sample.ids import rand_b62, rand_uuid
-from ingest.sample.trajectory import Ctx
-from ingest.sample.transcripts.common import ndjson_line
 from leaderboard.scoring import MISSING_VERDICT
+from samplegen.catalog import HARNESS_TOOLS, HARNESS_VERSION
+from samplegen.clock import iso
+from samplegen.ids import rand_b62, rand_uuid
+from samplegen.trajectory import Ctx
+from samplegen.transcripts.common import ndjson_line
 
 
 def claude_transcript(events: list[dict[str, Any]], ctx: Ctx, summary: dict[str, Any]) -> str:

@@ -6,15 +6,15 @@ import re
 from datetime import timedelta
 from pathlib import Path
 
-from ingest.sample.attempts import write_attempt
-from ingest.sample.catalog import TASK_CATALOGUE, TWIN, TaskSpec, build_models
-from ingest.sample.clock import FIRST_RELEASE, epoch_ms
-from ingest.sample.documents import write_derived
-from ingest.sample.draws import entity_rng
-from ingest.sample.plan import MIN_EVENTS, Attempt, allocate_events, draw_outcomes, draw_pair
-from ingest.sample.tasks import BATCH_SIZE, build_tasks
-from ingest.sample.writer import prepare_root
 from leaderboard.scoring import MISSING_VERDICT, SCORING_RULES, CheckOutcome, score_verdict
+from samplegen.attempts import write_attempt
+from samplegen.catalog import TASK_CATALOGUE, TWIN, TaskSpec, build_models
+from samplegen.clock import FIRST_RELEASE, epoch_ms
+from samplegen.documents import write_derived
+from samplegen.draws import entity_rng
+from samplegen.plan import MIN_EVENTS, Attempt, allocate_events, draw_outcomes, draw_pair
+from samplegen.tasks import BATCH_SIZE, build_tasks
+from samplegen.writer import prepare_root
 
 _SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{0,99}$")
 HARNESS_TIMEOUT = "harness-timeout"

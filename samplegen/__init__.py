@@ -25,6 +25,6 @@ manifest), ``writer`` (the output folder) and ``release`` (the entry point);
 random streams they share.
 """
 
-from ingest.sample.release import HARNESS_TIMEOUT, generate_release
+from samplegen.release import HARNESS_TIMEOUT, generate_release
 
 __all__ = ["HARNESS_TIMEOUT", "generate_release"]

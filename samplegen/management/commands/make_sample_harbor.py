@@ -3,7 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ingest.harbor.sample import write_sample_harbor
+from samplegen.harbor import write_sample_harbor
 
 
 class Command(BaseCommand):

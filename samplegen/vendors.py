@@ -6,9 +6,9 @@ import random
 from typing import Any
 from urllib.parse import parse_qsl
 
-from ingest.sample.clock import iso
-from ingest.sample.ids import rand_hex, rand_uuid
-from ingest.sample.pools import EXOTIC
+from samplegen.clock import iso
+from samplegen.ids import rand_hex, rand_uuid
+from samplegen.pools import EXOTIC
 
 _VENDOR_AUTH = {
     "stripe": "Bearer sk_test_sim_{t}",

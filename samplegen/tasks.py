@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ingest.sample.catalog import TASK_CATALOGUE, TaskSpec
-from ingest.sample.draws import entity_rng
+from samplegen.catalog import TASK_CATALOGUE, TaskSpec
+from samplegen.draws import entity_rng
 
 BATCH_SIZE = 10
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ingest.sample.plan import Attempt
+from samplegen.plan import Attempt
 
 _GRADER = {"name": "ib-grader", "version": "4.2.0"}
 _PASS_DETAIL = {

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ingest.sample.trajectory import Ctx
-from ingest.sample.transcripts.common import ndjson_line
 from leaderboard.scoring import MISSING_VERDICT
+from samplegen.trajectory import Ctx
+from samplegen.transcripts.common import ndjson_line
 
 
 def codex_transcript(events: list[dict[str, Any]], ctx: Ctx, summary: dict[str, Any]) -> str:

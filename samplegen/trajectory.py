@@ -7,12 +7,12 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-from ingest.sample.catalog import HARNESS_TOOLS
-from ingest.sample.clock import iso
-from ingest.sample.ids import rand_hex
-from ingest.sample.plan import Attempt
-from ingest.sample.pools import CODE, EXOTIC, HOSTILE_HTML, MESSAGES, REASONING
 from leaderboard.scoring import MISSING_VERDICT
+from samplegen.catalog import HARNESS_TOOLS
+from samplegen.clock import iso
+from samplegen.ids import rand_hex
+from samplegen.plan import Attempt
+from samplegen.pools import CODE, EXOTIC, HOSTILE_HTML, MESSAGES, REASONING
 
 _CWD = "/workspace/app"
 

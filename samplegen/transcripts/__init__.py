@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ingest.sample.transcripts.claude import claude_transcript
-from ingest.sample.transcripts.codex import codex_transcript
-from ingest.sample.transcripts.opencode import opencode_transcript
+from samplegen.transcripts.claude import claude_transcript
+from samplegen.transcripts.codex import codex_transcript
+from samplegen.transcripts.opencode import opencode_transcript
 
 TRANSCRIBERS = {
     "claude-code": claude_transcript,

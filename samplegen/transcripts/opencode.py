@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ingest.sample.ids import rand_b62, rand_hex
-from ingest.sample.trajectory import Ctx
-from ingest.sample.transcripts.common import ndjson_line
+from samplegen.ids import rand_b62, rand_hex
+from samplegen.trajectory import Ctx
+from samplegen.transcripts.common import ndjson_line
 
 
 def opencode_transcript(events: list[dict[str, Any]], ctx: Ctx, summary: dict[str, Any]) -> str:

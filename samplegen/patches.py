@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from ingest.sample.catalog import TaskSpec
-from ingest.sample.ids import rand_hex
+from samplegen.catalog import TaskSpec
+from samplegen.ids import rand_hex
 
 # The file every patch edits: hunks cut consecutive windows out of it so the
 # diffs read like real edits rather than shuffled lines.
