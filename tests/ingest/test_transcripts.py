@@ -275,3 +275,19 @@ def test_a_transcript_that_is_not_utf8_is_imported_verbatim_with_a_finding(
         .decode()
     )
     assert f"transcript is not valid UTF-8 at byte {bad_at}" in page
+
+
+def test_the_api_links_only_evidence_the_mirror_serves(lines_format, tiny, client):
+    derived, published = folders(tiny)[:2]
+    write_transcript(derived, events_of(derived))
+    (derived / "trajectory.json").unlink()
+    run_import(tiny)
+
+    for folder, has_trajectory in ((derived, False), (published, True)):
+        attempt = stored(folder)
+        body = client.get(f"/api/attempts/{attempt.pk}/").json()
+        links = body["links"]
+        assert (links["trajectory"] is not None) is has_trajectory
+        for name in ("trajectory", "transcript", "summary"):
+            if links[name] is not None:
+                assert client.get(links[name]).status_code == 200, (folder, name)

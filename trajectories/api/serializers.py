@@ -138,8 +138,16 @@ class AttemptSerializer(serializers.ModelSerializer):
             "summary": _absolute(
                 request, reverse("mirror-attempt-file", args=[*args, "summary.json"])
             ),
-            "trajectory": _absolute(
+            # Events this site normalised from transcript.jsonl have no
+            # trajectory.json: the mirror serves the release as imported, so
+            # the link is null and ``transcript`` is the evidence to fetch.
+            "trajectory": None
+            if getattr(attempt, "events_from", None)
+            else _absolute(
                 request, reverse("mirror-attempt-file", args=[*args, "trajectory.json"])
+            ),
+            "transcript": _absolute(
+                request, reverse("mirror-attempt-file", args=[*args, "transcript.jsonl"])
             ),
         }
 

@@ -6,7 +6,7 @@ is for staff only; tasks in no batch have none to show.
 
 from __future__ import annotations
 
-from django.db.models import BooleanField, Case, Prefetch, Q, QuerySet, Value, When
+from django.db.models import BooleanField, Case, F, Prefetch, Q, QuerySet, Value, When
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -98,6 +98,8 @@ class AttemptViewSet(_ListRetrieve):
                     output_field=BooleanField(),
                 )
             )
+            # Derived events have no trajectory.json to link (links.trajectory).
+            .annotate(events_from=F("evidence__events_from"))
             .order_by("bench__slug", "model__slug", "task__slug", "pk")
         )
 
