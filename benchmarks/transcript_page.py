@@ -8,7 +8,9 @@ HTML and control characters in them, so escaping does real work), feeds it to
 rendering rate beside a same-run baseline (one bare decode and escape of the
 whole file, the floor for any escaped page), the HTML size, and in a second
 pass the peak memory the rendering allocated (tracemalloc), which must stay
-near one piece, not grow with the file.
+near one piece, not grow with the file. That is the ``?all=1`` page; the
+default page holds ``transcript_page_lines`` lines, and the first and the last
+such page are timed too (the last reads past every line before it).
 Nothing touches a database: the page's queries are fixed (3; see
 tests/trajectories/test_transcript_page.py).
 """
@@ -57,7 +59,7 @@ def main() -> None:
     django.setup()
     from django.conf import settings
 
-    from trajectories.render.transcript_html import render_lines
+    from trajectories.render.transcript_html import page_start, render_lines
 
     limits = settings.BENCHVIEW_LIMITS
     data = transcript(options.mb, options.line_bytes)
@@ -65,13 +67,15 @@ def main() -> None:
     events = {n: n // 2 for n in range(1, lines + 1, 2)}
     unmapped = {n: "not JSON (stderr or other text)" for n in range(2, lines + 1, 50)}
 
-    def render() -> int:
+    def render(first: int = 1, last: int | None = None) -> int:
         html = 0
         for piece in render_lines(
             pieces(data, limits["mirror_stream_chunk_bytes"]),
             events=events,
             unmapped=unmapped,
             piece_bytes=limits["transcript_page_chunk_bytes"],
+            first_line=first,
+            last_line=last,
         ):
             html += len(piece)
         return html
@@ -91,6 +95,12 @@ def main() -> None:
     print(f"rendered in {seconds:.2f} s ({mb / seconds:.1f} MB/s), HTML {html / 1e6:.1f} MB")
     print(f"baseline, one decode and escape of the whole file: {baseline:.2f} s")
     print(f"peak memory while rendering (tracemalloc): {peak / 1e6:.1f} MB")
+    per_page = limits["transcript_page_lines"]
+    for label, first in (("first", 1), ("last", page_start(lines, per_page))):
+        started = time.perf_counter()
+        html = render(first, first + per_page - 1)
+        seconds = time.perf_counter() - started
+        print(f"{label} page of {per_page} lines: {seconds:.3f} s, HTML {html / 1e6:.2f} MB")
 
 
 if __name__ == "__main__":

@@ -303,6 +303,8 @@ BENCHVIEW_LIMITS = {
     "transcript_unmapped_max": envint("BENCHVIEW_TRANSCRIPT_UNMAPPED_MAX", 10_000),
     "transcript_unmapped_shown": envint("BENCHVIEW_TRANSCRIPT_UNMAPPED_SHOWN", 200),
     "transcript_page_chunk_bytes": envint("BENCHVIEW_TRANSCRIPT_PAGE_CHUNK_BYTES", 256 * 1024),
+    # Lines per transcript page (``?from=``); ``?all=1`` gives every line.
+    "transcript_page_lines": envint("BENCHVIEW_TRANSCRIPT_PAGE_LINES", 2000),
     # Admin import preview: names listed per group before "and N more".
     "preview_list_max": envint("BENCHVIEW_PREVIEW_LIST_MAX", 200),
 }

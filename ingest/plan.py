@@ -555,7 +555,9 @@ def validate_attempt_files(
                 loaded[filename] = schema.parse_json(data)
             except JSONProblem as exc:
                 check.problem(folder + filename, exc.path, str(exc))
-        else:
+        elif filename != "transcript.jsonl":
+            # A transcript is kept verbatim even when not UTF-8: its bad bytes
+            # are a finding (ingest.transcripts), not a refusal.
             try:
                 data.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -611,7 +613,11 @@ def validate_attempt_files(
             else:
                 loaded[filename] = scrubber.rewrite_json(loaded[filename])
         files = {
-            name: scrubber.rewrite_text(data.decode()).encode() if name not in loaded else data
+            name: scrubber.rewrite_text(data.decode("utf-8", "surrogateescape")).encode(
+                "utf-8", "surrogateescape"
+            )
+            if name not in loaded
+            else data
             for name, data in files.items()
         }
     published = loaded.get("trajectory.json")

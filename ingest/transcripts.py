@@ -59,6 +59,19 @@ def count_lines(data: bytes) -> int:
     return data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
 
 
+def utf8_problem(data: bytes) -> str:
+    """The finding for a transcript that is not UTF-8 ("" when it is).
+
+    The release format keeps transcript.jsonl byte for byte, so such a file is
+    imported as it is (the page shows bad bytes as U+FFFD) and this says where.
+    """
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"transcript is not valid UTF-8 at byte {exc.start}"
+    return ""
+
+
 def read_transcript(data: bytes, published: list[dict] | None) -> TranscriptReading:
     """Normalise ``data`` (one pass) and, given ``published`` events, compare.
 
@@ -68,11 +81,11 @@ def read_transcript(data: bytes, published: list[dict] | None) -> TranscriptRead
     """
     limits = settings.BENCHVIEW_LIMITS
     lines = count_lines(data)
+    encoding = utf8_problem(data)
     name = normalisers.detect(data)
     if name is None:
-        return TranscriptReading(
-            status=TranscriptCheck.UNRECOGNISED, note=UNRECOGNISED_NOTE, lines_total=lines
-        )
+        note = f"{UNRECOGNISED_NOTE}; {encoding}" if encoding else UNRECOGNISED_NOTE
+        return TranscriptReading(status=TranscriptCheck.UNRECOGNISED, note=note, lines_total=lines)
     try:
         result = normalisers.normalise(data, format=name)
     except Exception as exc:  # a normaliser's bug must not stop an import that can do without it
@@ -86,6 +99,7 @@ def read_transcript(data: bytes, published: list[dict] | None) -> TranscriptRead
     reading = TranscriptReading(
         status=TranscriptCheck.DERIVED,
         format=name,
+        note=encoding,
         unmapped=[[u.line, u.reason] for u in result.unmapped[:unmapped_max]],
         unmapped_total=len(result.unmapped),
         lines_total=lines,

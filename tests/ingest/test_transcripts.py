@@ -247,3 +247,47 @@ def test_export_of_a_derived_attempt_leaves_trajectory_json_out_and_reimports_th
     assert [e.as_document() for e in Event.objects.filter(attempt=again).order_by("index")] == (
         before
     )
+
+
+def test_a_transcript_that_is_not_utf8_is_imported_verbatim_with_a_finding(
+    lines_format, tiny, client
+):
+    folder = folders(tiny)[0]
+    write_transcript(folder, events_of(folder))
+    path = folder / "transcript.jsonl"
+    raw = path.read_bytes() + b"stderr: caf\xe9 \xff\n"
+    path.write_bytes(raw)
+    bad_at = raw.index(b"\xe9")
+
+    run_import(tiny)
+
+    attempt = stored(folder)
+    check = attempt.transcript_check
+    assert check.status == TranscriptCheck.AGREES
+    assert check.note == f"transcript is not valid UTF-8 at byte {bad_at}"
+    base = f"/data/v1/{attempt.bench.slug}/attempts/{folder.parent.name}/{folder.name}/"
+    assert client.get(base + "transcript.jsonl").getvalue() == raw  # byte for byte
+    page = (
+        client.get(
+            reverse("attempt", args=[attempt.bench.slug, attempt.model.slug, attempt.task.slug])
+        )
+        .getvalue()
+        .decode()
+    )
+    assert f"transcript is not valid UTF-8 at byte {bad_at}" in page
+
+
+def test_the_api_links_only_evidence_the_mirror_serves(lines_format, tiny, client):
+    derived, published = folders(tiny)[:2]
+    write_transcript(derived, events_of(derived))
+    (derived / "trajectory.json").unlink()
+    run_import(tiny)
+
+    for folder, has_trajectory in ((derived, False), (published, True)):
+        attempt = stored(folder)
+        body = client.get(f"/api/attempts/{attempt.pk}/").json()
+        links = body["links"]
+        assert (links["trajectory"] is not None) is has_trajectory
+        for name in ("trajectory", "transcript", "summary"):
+            if links[name] is not None:
+                assert client.get(links[name]).status_code == 200, (folder, name)

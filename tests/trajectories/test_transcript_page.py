@@ -249,3 +249,42 @@ def test_the_apis_links_of_a_derived_attempt_all_resolve(client, release_copy):
             assert client.get(url).status_code == 200, (name, url)
     published = next(iter(seen.values()))
     assert published["trajectory"] is not None and published["events_from"] is None
+
+
+def test_the_transcript_is_paged_by_lines_and_event_links_find_the_page(client, imported, settings):
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "transcript_page_lines": 5}
+    attempt = (
+        Attempt.objects.released()
+        .filter(task__batch__live=True, transcript_check__lines_total__gt=12)
+        .select_related("bench", "model", "task", "evidence", "transcript_check")
+        .order_by("pk")
+        .first()
+    )
+    total = attempt.transcript_check.lines_total
+    url = transcript_url(attempt)
+
+    def numbers(html: str) -> list[int]:
+        return [int(n) for n in re.findall(r'<div class="tl[^"]*" id="L(\d+)">', html)]
+
+    first = body(client.get(url))
+    assert numbers(first) == [1, 2, 3, 4, 5]
+    assert 'rel="next" href="?from=6"' in first and 'rel="prev"' not in first
+    second = body(client.get(url + "?from=6"))
+    assert numbers(second) == [6, 7, 8, 9, 10]
+    assert 'rel="prev" href="?from=1"' in second and 'rel="next" href="?from=11"' in second
+    assert numbers(body(client.get(url + "?from=8"))) == [6, 7, 8, 9, 10]  # its page
+    last_start = (total - 1) // 5 * 5 + 1
+    last = body(client.get(f"{url}?from={last_start}"))
+    assert numbers(last) == list(range(last_start, total + 1)) and 'rel="next"' not in last
+    assert numbers(body(client.get(url + "?all=1"))) == list(range(1, total + 1))
+    assert numbers(body(client.get(url + "?from=junk"))) == [1, 2, 3, 4, 5]
+
+    # Each event's link names the page that holds its first line.
+    html = body(client.get(page_url(attempt)))
+    rows = Event.objects.filter(attempt=attempt).order_by("index").values_list("index", "lines")
+    for index, lines in rows:
+        event = html.split(f'id="e{index}"', 1)[1].split("</li>", 1)[0]
+        start = (lines[0] - 1) // 5 * 5 + 1
+        want = f"{url}?from={start}#L{lines[0]}" if start > 1 else f"{url}#L{lines[0]}"
+        assert f'href="{want}"' in event
+        assert lines[0] in numbers(body(client.get(want.split("#")[0])))

@@ -13,6 +13,8 @@ from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
 
+from trajectories.render.transcript_html import line_href
+
 
 def esc(value: Any) -> str:
     return _escape(str(value), quote=True)
@@ -62,7 +64,7 @@ def _lines_link(lines: list[int] | None, transcript_url: str) -> str:
     if not lines:
         return ""
     shown = lines if len(lines) <= 3 else [lines[0], lines[-1]]
-    links = [f'<a href="{transcript_url}#L{int(n)}">L{int(n)}</a>' for n in shown]
+    links = [f'<a href="{line_href(transcript_url, int(n))}">L{int(n)}</a>' for n in shown]
     joined = ", ".join(links) if len(lines) <= 3 else f"{links[0]} … {links[1]}"
     return f'<span class="ev-src" title="transcript.jsonl lines">{joined}</span>'
 

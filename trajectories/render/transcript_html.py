@@ -11,7 +11,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from html import escape
 
+from django.conf import settings
+
 from trajectories.render.text import visible
+
+
+def page_start(line: int, per_page: int | None = None) -> int:
+    """The first line of the transcript page that holds ``line``."""
+    per_page = per_page or settings.BENCHVIEW_LIMITS["transcript_page_lines"]
+    return (max(line, 1) - 1) // per_page * per_page + 1
+
+
+def line_href(transcript_url: str, line: int) -> str:
+    """The address of ``line`` on its page of the transcript."""
+    start = page_start(line)
+    return f"{transcript_url}?from={start}#L{line}" if start > 1 else f"{transcript_url}#L{line}"
 
 
 def split_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
@@ -72,17 +86,25 @@ def render_lines(
     events: dict[int, int],
     unmapped: dict[int, str],
     piece_bytes: int,
+    first_line: int = 1,
+    last_line: int | None = None,
 ) -> Iterator[str]:
     """The transcript's lines as HTML, in pieces of lines holding about
     ``piece_bytes`` of transcript.
 
     ``events`` maps a line number to the first event that came from it,
-    ``unmapped`` a line that gave no event to the normaliser's reason.
+    ``unmapped`` a line that gave no event to the normaliser's reason. Only
+    lines ``first_line`` to ``last_line`` (None: to the end) are rendered; the
+    ones before are split but not decoded.
     """
     batch: list[bytes] = []
     size = 0
-    first = 1
-    for raw in split_lines(chunks):
+    first = first_line
+    for number, raw in enumerate(split_lines(chunks), 1):
+        if number < first_line:
+            continue
+        if last_line is not None and number > last_line:
+            break
         batch.append(raw)
         size += len(raw)
         if size >= piece_bytes:

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from leaderboard import formatting
 from trajectories.render import text
+from trajectories.render.transcript_html import line_href
 
 register = template.Library()
 
@@ -16,6 +17,8 @@ register.filter("score3", formatting.score)
 register.filter("usd", formatting.usd)
 register.filter("cost", formatting.cost)
 register.filter("count", formatting.count)
+# {{ transcript_url|line_href:n }}: line n on the transcript page that holds it.
+register.filter("line_href", line_href)
 register.filter("seconds", formatting.duration)
 
 

@@ -18,7 +18,7 @@ from django.utils.safestring import mark_safe
 from trajectories import queries
 from trajectories.documents import blob_chunks
 from trajectories.queries import trial_number
-from trajectories.render.transcript_html import render_lines
+from trajectories.render.transcript_html import page_start, render_lines
 
 # Where the lines go in the rendered template (escaped page text cannot hold it).
 LINES_MARK = "<!--benchview:lines-->"
@@ -30,6 +30,7 @@ def transcript(request, bench: str, model: str, task: str, trial: int | None = N
     )
     check = getattr(found, "transcript_check", None)
     blob = queries.transcript_blob(found)
+    pages = _page(request, check.lines_total if check else None)
     page = render_to_string(
         "trajectories/transcript.html",
         {
@@ -41,6 +42,7 @@ def transcript(request, bench: str, model: str, task: str, trial: int | None = N
             "size": blob.size,
             "transcript_check": check,
             "lines_mark": mark_safe(LINES_MARK),  # noqa: S308 - a constant
+            "pages": pages,
         },
         request,
     )
@@ -50,10 +52,36 @@ def transcript(request, bench: str, model: str, task: str, trial: int | None = N
         events=queries.event_of_line(found),
         unmapped={line: reason for line, reason in check.unmapped} if check else {},
         piece_bytes=settings.BENCHVIEW_LIMITS["transcript_page_chunk_bytes"],
+        first_line=pages["first"],
+        last_line=pages["last"],
     )
     return StreamingHttpResponse(
         _pieces(head, lines, tail), content_type="text/html; charset=utf-8"
     )
+
+
+def _page(request, lines_total: int | None) -> dict:
+    """Which lines this page shows (``?from=N``, ``?all=1``) and its neighbours.
+
+    Pages are fixed runs of lines, so any line's page is known without reading
+    the transcript (render.transcript_html.line_href).
+    """
+    per_page = settings.BENCHVIEW_LIMITS["transcript_page_lines"]
+    if request.GET.get("all") == "1":
+        return {"first": 1, "last": None, "all": True, "prev": None, "next": None}
+    raw = request.GET.get("from", "1")
+    first = page_start(int(raw) if raw.isdecimal() and len(raw) < 12 else 1, per_page)
+    last = first + per_page - 1
+    more = lines_total is None or last < lines_total
+    return {
+        "first": first,
+        "last": last,
+        "all": False,
+        "shown_last": last if lines_total is None else min(last, lines_total),
+        "prev": max(first - per_page, 1) if first > 1 else None,
+        "next": last + 1 if more else None,
+        "paged": first > 1 or more,
+    }
 
 
 def _pieces(head: str, lines: Iterator[str], tail: str) -> Iterator[str]:
