@@ -1,0 +1,146 @@
+"""Trajectory slices (…/events/?from=N): the attempt page's event markup in
+stable, ETag'd pieces, as a page and as a fragment."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from leaderboard.models import Attempt
+from trajectories.models import Event
+
+pytestmark = pytest.mark.django_db
+
+SIZE = 5
+
+
+@pytest.fixture(autouse=True)
+def small_slices(settings):
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "event_slice_size": SIZE}
+
+
+def attempts(order: str) -> Attempt:
+    return (
+        Attempt.objects.released()
+        .filter(task__batch__live=True)
+        .select_related("bench", "model", "task", "evidence")
+        .order_by(order, "pk")
+        .first()
+    )
+
+
+def slice_url(attempt: Attempt, **params) -> str:
+    url = reverse(
+        "attempt-events", args=[attempt.bench.slug, attempt.model.slug, attempt.task.slug]
+    )
+    return url + ("?" + "&".join(f"{k}={v}" for k, v in params.items()) if params else "")
+
+
+def anchors(html: str) -> list[int]:
+    return [int(i) for i in re.findall(r'<li class="ev [^"]*" id="e(\d+)"', html)]
+
+
+def page_html(client, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200
+    return (
+        b"".join(response.streaming_content) if response.streaming else response.content
+    ).decode()
+
+
+def test_a_slice_holds_its_events_with_the_attempt_pages_markup(client, imported):
+    attempt = attempts("-evidence__events_total")
+    assert attempt.evidence.events_total > 2 * SIZE
+    sliced = page_html(client, slice_url(attempt, **{"from": SIZE}))
+    assert anchors(sliced) == list(range(SIZE, 2 * SIZE))
+    whole = page_html(
+        client, reverse("attempt", args=[attempt.bench.slug, attempt.model.slug, attempt.task.slug])
+    )
+    for i in range(SIZE, 2 * SIZE):
+        # The same renderer: each event's markup (elapsed time included) is identical.
+        li = re.search(rf'<li class="ev [^"]*" id="e{i}">.*?</li>', whole, re.S).group(0)
+        assert li in sliced
+    assert 'class="site-' in sliced or "<header" in sliced  # the site layout
+    attempt_url = reverse(
+        "attempt", args=[attempt.bench.slug, attempt.model.slug, attempt.task.slug]
+    )
+    assert f'href="{attempt_url}#trajectory"' in sliced
+
+
+def test_from_is_aligned_down_and_prev_next_link_neighbours(client, imported):
+    attempt = attempts("-evidence__events_total")
+    total = attempt.evidence.events_total
+    html = page_html(client, slice_url(attempt, **{"from": SIZE + 2}))
+    assert anchors(html)[0] == SIZE
+    assert 'rel="prev" href="?from=0"' in html
+    assert f'rel="next" href="?from={2 * SIZE}"' in html
+    first = page_html(client, slice_url(attempt))
+    assert anchors(first) == list(range(SIZE)) and 'rel="prev"' not in first
+    last_start = (total - 1) // SIZE * SIZE
+    last = page_html(client, slice_url(attempt, **{"from": total - 1}))
+    assert anchors(last) == list(range(last_start, total)) and 'rel="next"' not in last
+
+
+@pytest.mark.parametrize("start", ["999999", "-1", "abc"])
+def test_a_slice_outside_the_trajectory_is_a_404(client, imported, start):
+    attempt = attempts("-evidence__events_total")
+    assert client.get(slice_url(attempt, **{"from": start})).status_code == 404
+
+
+def test_the_etag_is_strong_per_range_and_answers_304(client, imported):
+    attempt = attempts("-evidence__events_total")
+    one = client.get(slice_url(attempt))
+    two = client.get(slice_url(attempt, **{"from": SIZE}))
+    etag = one["ETag"]
+    assert etag.startswith('"') and etag != two["ETag"]
+    assert client.get(slice_url(attempt, **{"from": 3}))["ETag"] == etag  # same aligned slice
+    again = client.get(slice_url(attempt), headers={"if-none-match": etag})
+    assert again.status_code == 304 and again["ETag"] == etag and not again.content
+    other = client.get(slice_url(attempt), headers={"if-none-match": two["ETag"]})
+    assert other.status_code == 200
+
+
+def test_fragment_mode_is_only_the_events(client, imported):
+    attempt = attempts("-evidence__events_total")
+    html = page_html(client, slice_url(attempt, **{"from": SIZE, "fragment": 1}))
+    assert html.startswith('<li class="ev') and "<html" not in html and "<nav" not in html
+    assert anchors(html) == list(range(SIZE, 2 * SIZE))
+
+
+def test_hostile_event_text_is_shown_as_text(client, imported):
+    attempt = attempts("-evidence__events_total")
+    hostile = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+    Event.objects.filter(attempt=attempt, index=SIZE, text__isnull=False).update(text=hostile)
+    Event.objects.filter(attempt=attempt, index=SIZE, output__isnull=False).update(output=hostile)
+    for params in ({"from": SIZE}, {"from": SIZE, "fragment": 1}):
+        html = page_html(client, slice_url(attempt, **params))
+        assert "<script>alert" not in html and "<img src=x" not in html
+        assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
+
+
+def test_the_attempt_page_lists_its_slices(client, imported):
+    attempt = attempts("-evidence__events_total")
+    total = attempt.evidence.events_total
+    url = reverse("attempt", args=[attempt.bench.slug, attempt.model.slug, attempt.task.slug])
+    html = page_html(client, url)
+    nav = html.split('aria-label="Trajectory in parts"', 1)[1].split("</nav>", 1)[0]
+    starts = [int(s) for s in re.findall(r"\?from=(\d+)", nav)]
+    assert starts == list(range(0, total, SIZE))
+
+
+def test_query_count_does_not_grow_with_the_trajectory(client, imported, django_assert_num_queries):
+    short, long = attempts("evidence__events_total"), attempts("-evidence__events_total")
+    assert long.evidence.events_total > 2 * SIZE
+    for attempt in (short, long):
+        # 1 the attempt with its header's rows; 2 the first event's time; 3 the slice's events.
+        with django_assert_num_queries(3):
+            page_html(client, slice_url(attempt))
+        with django_assert_num_queries(3):
+            page_html(
+                client,
+                slice_url(
+                    attempt, **{"from": long.evidence.events_total - 1 if attempt is long else 0}
+                ),
+            )
