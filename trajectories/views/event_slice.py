@@ -77,6 +77,7 @@ def event_slice(request, bench: str, model: str, task: str, trial: int | None = 
                     "total": total,
                     "previous": start - size if start else None,
                     "next": stop if stop < total else None,
+                    "next_last": min(stop + size, total) - 1,
                     "attempt_url": attempt_url,
                 },
                 request,
