@@ -3,6 +3,7 @@ stable, ETag'd pieces, as a page and as a fragment."""
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
@@ -11,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from leaderboard.models import Attempt
+from tests.ingest.harbor_trials import import_harbor, job, trial
 from trajectories.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -154,3 +156,18 @@ def test_the_slice_reads_an_index_range_not_an_offset(client, imported):
         page_html(client, slice_url(attempt, **{"from": SIZE}))
     sql = queries.captured_queries[-1]["sql"]
     assert '"index" >= ' in sql and '"index" < ' in sql and "OFFSET" not in sql.upper()
+
+
+def test_a_further_trial_has_its_own_slices(tmp_path, client):
+    j = job(tmp_path / "jobs")
+    trial(j, "t1", name="t1__aaa", reward=1.0, started="2025-11-19T10:00:00")
+    trial(j, "t1", name="t1__bbb", reward=0.0, started="2025-11-19T11:00:00")
+    import_harbor(j, stdout=io.StringIO(), stderr=io.StringIO())
+    second = Attempt.all_trials.select_related("bench", "model", "task", "evidence").get(trial=1)
+    args = [second.bench.slug, second.model.slug, second.task.slug]
+    url = reverse("attempt-trial-events", args=[*args, 1])
+    html = page_html(client, url)
+    count = min(SIZE, second.evidence.events_total)
+    assert anchors(html) == list(range(count))
+    assert f'href="{reverse("attempt-trial", args=[*args, 1])}#trajectory"' in html
+    assert client.get(reverse("attempt-trial-events", args=[*args, 0])).status_code == 404
