@@ -249,6 +249,9 @@ BENCHVIEW_LIMITS = {
     "event_preview_chars": envint("BENCHVIEW_EVENT_PREVIEW_CHARS", 600),
     "event_input_preview_chars": envint("BENCHVIEW_EVENT_INPUT_PREVIEW_CHARS", 1200),
     "search_max_results": envint("BENCHVIEW_SEARCH_MAX_RESULTS", 200),
+    # Events per trajectory slice (…/events/?from=N): slices start at multiples
+    # of it, so their addresses and ETags are stable.
+    "event_slice_size": envint("BENCHVIEW_EVENT_SLICE_SIZE", 500),
     # Search across trajectories (/<bench>/search/): characters of each of an
     # event's text, output and input that are indexed (read when the index is
     # built by its migration: PostgreSQL keeps at most 16,383 word positions

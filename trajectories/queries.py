@@ -93,16 +93,20 @@ def other_models(task: Task) -> list[Model]:
     )
 
 
-def page_events(attempt: Attempt) -> Iterator[dict]:
+def page_events(attempt: Attempt, start: int = 0, stop: int | None = None) -> Iterator[dict]:
     """Every event of the attempt in one query, streamed, with only a preview of the long text.
 
     The database cuts ``text`` and ``output`` (one character past the preview, so
     the page knows whether it was cut) and reports their full lengths.
     """
     limit = settings.BENCHVIEW_LIMITS["event_preview_chars"]
+    # A slice is an index range (the unique (attempt, index) index serves it),
+    # never an OFFSET, which would read every row before it.
+    rows = Event.objects.filter(attempt=attempt, index__gte=start)
+    if stop is not None:
+        rows = rows.filter(index__lt=stop)
     return (
-        Event.objects.filter(attempt=attempt)
-        .order_by("index")
+        rows.order_by("index")
         .values(
             *EVENT_PAGE_FIELDS,
             text_preview=Substr("text", 1, limit + 1),
@@ -111,6 +115,17 @@ def page_events(attempt: Attempt) -> Iterator[dict]:
             output_length=Length("output"),
         )
         .iterator(chunk_size=EVENT_CHUNK)
+    )
+
+
+def first_event_time(attempt: Attempt) -> str | None:
+    """The time of the attempt's first timed event: elapsed times count from it."""
+    return (
+        Event.objects.filter(attempt=attempt)
+        .exclude(ts="")
+        .order_by("index")
+        .values_list("ts", flat=True)
+        .first()
     )
 
 

@@ -131,10 +131,13 @@ def _tool_call(view: dict, row: dict, doc: dict, preview: int, input_preview: in
         view["output_length"] = row["output_length"]
 
 
-def event_views(rows: Iterable[dict], limits: dict) -> Iterator[dict[str, Any]]:
+def event_views(
+    rows: Iterable[dict], limits: dict, first_ts: str | None = None
+) -> Iterator[dict[str, Any]]:
     """Views of ``rows`` as they come (the page streams them); elapsed time counts
-    from the first event that has a time."""
-    start = None
+    from ``first_ts`` (a slice's: the whole trajectory's first time), else from
+    the first event that has a time."""
+    start = _parse_ts(first_ts) if first_ts else None
     for row in rows:
         if start is None and row["ts"]:
             start = _parse_ts(row["ts"])

@@ -23,6 +23,7 @@ from trajectories.render.event_html import render_events
 from trajectories.render.events import event_views, tool_summary, type_toggles
 from trajectories.render.evidence import vendor_logs, verdict_groups
 from trajectories.search.in_attempt import search_events
+from trajectories.views.event_slice import slice_ranges
 
 PATCH_VIEWS = ("unified", "split")
 # How many error events the summary links to.
@@ -80,6 +81,8 @@ def attempt(request, bench: str, model: str, task: str, trial: int | None = None
             and check.first_difference is not None
             and check.first_difference < evidence.events_total,
             "transcript_url": transcript_url,
+            "events_url": f"{request.path}events/",
+            "slices": slice_ranges(evidence.events_total, limits["event_slice_size"]),
             "differences": [(d, difference_text(d)) for d in check.differences] if check else [],
             "unmapped": check.unmapped[: limits["transcript_unmapped_shown"]] if check else [],
         },

@@ -1,0 +1,173 @@
+"""Trajectory slices (…/events/?from=N): the attempt page's event markup in
+stable, ETag'd pieces, as a page and as a fragment."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from leaderboard.models import Attempt
+from tests.ingest.harbor_trials import import_harbor, job, trial
+from trajectories.models import Event
+
+pytestmark = pytest.mark.django_db
+
+SIZE = 5
+
+
+@pytest.fixture(autouse=True)
+def small_slices(settings):
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "event_slice_size": SIZE}
+
+
+def attempts(order: str) -> Attempt:
+    return (
+        Attempt.objects.released()
+        .filter(task__batch__live=True)
+        .select_related("bench", "model", "task", "evidence")
+        .order_by(order, "pk")
+        .first()
+    )
+
+
+def slice_url(attempt: Attempt, **params) -> str:
+    url = reverse(
+        "attempt-events", args=[attempt.bench.slug, attempt.model.slug, attempt.task.slug]
+    )
+    return url + ("?" + "&".join(f"{k}={v}" for k, v in params.items()) if params else "")
+
+
+def anchors(html: str) -> list[int]:
+    return [int(i) for i in re.findall(r'<li class="ev [^"]*" id="e(\d+)"', html)]
+
+
+def page_html(client, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200
+    return (
+        b"".join(response.streaming_content) if response.streaming else response.content
+    ).decode()
+
+
+def test_a_slice_holds_its_events_with_the_attempt_pages_markup(client, imported):
+    attempt = attempts("-evidence__events_total")
+    assert attempt.evidence.events_total > 2 * SIZE
+    sliced = page_html(client, slice_url(attempt, **{"from": SIZE}))
+    assert anchors(sliced) == list(range(SIZE, 2 * SIZE))
+    whole = page_html(
+        client, reverse("attempt", args=[attempt.bench.slug, attempt.model.slug, attempt.task.slug])
+    )
+    for i in range(SIZE, 2 * SIZE):
+        # The same renderer: each event's markup (elapsed time included) is identical.
+        li = re.search(rf'<li class="ev [^"]*" id="e{i}">.*?</li>', whole, re.S).group(0)
+        assert li in sliced
+    assert '<header class="site-header">' in sliced and '<main id="main">' in sliced
+    attempt_url = reverse(
+        "attempt", args=[attempt.bench.slug, attempt.model.slug, attempt.task.slug]
+    )
+    assert f'href="{attempt_url}#trajectory"' in sliced
+
+
+def test_from_is_aligned_down_and_prev_next_link_neighbours(client, imported):
+    attempt = attempts("-evidence__events_total")
+    total = attempt.evidence.events_total
+    html = page_html(client, slice_url(attempt, **{"from": SIZE + 2}))
+    assert anchors(html)[0] == SIZE
+    assert 'rel="prev" href="?from=0"' in html
+    assert f'rel="next" href="?from={2 * SIZE}">Events {2 * SIZE}–{3 * SIZE - 1} ›' in html
+    first = page_html(client, slice_url(attempt))
+    assert anchors(first) == list(range(SIZE)) and 'rel="prev"' not in first
+    last_start = (total - 1) // SIZE * SIZE
+    last = page_html(client, slice_url(attempt, **{"from": total - 1}))
+    assert anchors(last) == list(range(last_start, total)) and 'rel="next"' not in last
+
+
+@pytest.mark.parametrize("start", ["999999", "-1", "abc"])
+def test_a_slice_outside_the_trajectory_is_a_404(client, imported, start):
+    attempt = attempts("-evidence__events_total")
+    assert client.get(slice_url(attempt, **{"from": start})).status_code == 404
+
+
+def test_the_etag_is_strong_per_range_and_answers_304(client, imported):
+    attempt = attempts("-evidence__events_total")
+    one = client.get(slice_url(attempt))
+    two = client.get(slice_url(attempt, **{"from": SIZE}))
+    etag = one["ETag"]
+    assert etag.startswith('"') and etag != two["ETag"]
+    assert client.get(slice_url(attempt, **{"from": 3}))["ETag"] == etag  # same aligned slice
+    again = client.get(slice_url(attempt), headers={"if-none-match": etag})
+    assert again.status_code == 304 and again["ETag"] == etag and not again.content
+    other = client.get(slice_url(attempt), headers={"if-none-match": two["ETag"]})
+    assert other.status_code == 200
+
+
+def test_fragment_mode_is_only_the_events(client, imported):
+    attempt = attempts("-evidence__events_total")
+    html = page_html(client, slice_url(attempt, **{"from": SIZE, "fragment": 1}))
+    assert html.startswith('<li class="ev') and "<html" not in html and "<nav" not in html
+    assert anchors(html) == list(range(SIZE, 2 * SIZE))
+
+
+def test_hostile_event_text_is_shown_as_text(client, imported):
+    attempt = attempts("-evidence__events_total")
+    hostile = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+    changed = Event.objects.filter(attempt=attempt, index__in=range(SIZE, 2 * SIZE))
+    assert changed.filter(text__isnull=False).update(text=hostile)
+    for params in ({"from": SIZE}, {"from": SIZE, "fragment": 1}):
+        html = page_html(client, slice_url(attempt, **params))
+        assert "<script>alert" not in html and "<img src=x" not in html
+        assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
+
+
+def test_the_attempt_page_lists_its_slices(client, imported):
+    attempt = attempts("-evidence__events_total")
+    total = attempt.evidence.events_total
+    url = reverse("attempt", args=[attempt.bench.slug, attempt.model.slug, attempt.task.slug])
+    html = page_html(client, url)
+    nav = html.split('aria-label="Trajectory in parts"', 1)[1].split("</nav>", 1)[0]
+    starts = [int(s) for s in re.findall(r"\?from=(\d+)", nav)]
+    assert starts == list(range(0, total, SIZE))
+
+
+def test_query_count_does_not_grow_with_the_trajectory(client, imported, django_assert_num_queries):
+    short, long = attempts("evidence__events_total"), attempts("-evidence__events_total")
+    assert long.evidence.events_total > 2 * SIZE
+    for attempt in (short, long):
+        # 1 the attempt with its header's rows; 2 the first event's time; 3 the slice's events.
+        with django_assert_num_queries(3):
+            page_html(client, slice_url(attempt))
+        with django_assert_num_queries(3):
+            page_html(
+                client,
+                slice_url(
+                    attempt, **{"from": long.evidence.events_total - 1 if attempt is long else 0}
+                ),
+            )
+
+
+def test_the_slice_reads_an_index_range_not_an_offset(client, imported):
+    attempt = attempts("-evidence__events_total")
+    with CaptureQueriesContext(connection) as queries:
+        page_html(client, slice_url(attempt, **{"from": SIZE}))
+    sql = queries.captured_queries[-1]["sql"]
+    assert '"index" >= ' in sql and '"index" < ' in sql and "OFFSET" not in sql.upper()
+
+
+def test_a_further_trial_has_its_own_slices(tmp_path, client):
+    j = job(tmp_path / "jobs")
+    trial(j, "t1", name="t1__aaa", reward=1.0, started="2025-11-19T10:00:00")
+    trial(j, "t1", name="t1__bbb", reward=0.0, started="2025-11-19T11:00:00")
+    import_harbor(j, stdout=io.StringIO(), stderr=io.StringIO())
+    second = Attempt.all_trials.select_related("bench", "model", "task", "evidence").get(trial=1)
+    args = [second.bench.slug, second.model.slug, second.task.slug]
+    url = reverse("attempt-trial-events", args=[*args, 1])
+    html = page_html(client, url)
+    count = min(SIZE, second.evidence.events_total)
+    assert anchors(html) == list(range(count))
+    assert f'href="{reverse("attempt-trial", args=[*args, 1])}#trajectory"' in html
+    assert client.get(reverse("attempt-trial-events", args=[*args, 0])).status_code == 404

@@ -1,0 +1,89 @@
+"""One slice of a trajectory (…/events/?from=N): its events in the attempt page's
+markup, as a page with the site layout or (``?fragment=1``) as the bare markup a
+script inserts into the attempt page.
+
+Slices start at multiples of the slice size, so each has one address and its
+ETag (the attempt's content hash and the range) holds until a re-import."""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
+
+from trajectories import queries
+from trajectories.mirror.http import etag_matches
+from trajectories.queries import trial_number
+from trajectories.render.event_html import render_events
+from trajectories.render.events import event_views
+
+# Bumped when the events' markup changes, so old ETags stop matching.
+MARKUP_VERSION = "1"
+
+
+def slice_ranges(total: int, size: int) -> list[tuple[int, int]]:
+    """``(first, last)`` index of every slice of a trajectory of ``total`` events."""
+    return [(start, min(start + size, total) - 1) for start in range(0, total, size)]
+
+
+def _start(request, total: int, size: int) -> int:
+    raw = request.GET.get("from", "0")
+    if not raw.isdigit():
+        raise Http404("from must be an event number.")
+    start = int(raw) // size * size
+    if start >= total:
+        raise Http404(f"This trajectory has {total} events; there is no event {raw}.")
+    return start
+
+
+def event_slice(request, bench: str, model: str, task: str, trial: int | None = None):
+    found = queries.attempt_for_page(
+        request.user, bench=bench, model=model, task=task, trial=trial_number(trial)
+    )
+    limits = settings.BENCHVIEW_LIMITS
+    size = limits["event_slice_size"]
+    total = found.evidence.events_total
+    start = _start(request, total, size)
+    stop = min(start + size, total)
+    fragment = request.GET.get("fragment") == "1"
+    seed = (
+        f"{MARKUP_VERSION}/{found.content_hash}/{start}-{stop}/{fragment}/"
+        f"{limits['event_preview_chars']}/{limits['event_input_preview_chars']}"
+    )
+    etag = '"' + hashlib.sha256(seed.encode()).hexdigest()[:40] + '"'
+    if etag_matches(request, etag):
+        response = HttpResponseNotModified()
+    else:
+        attempt_url = request.path.removesuffix("events/")
+        rows = queries.page_events(found, start, stop)
+        views = event_views(rows, limits, first_ts=queries.first_event_time(found))
+        events = render_events(list(views), request.path, f"{attempt_url}transcript/")
+        if fragment:
+            response = HttpResponse(events, content_type="text/html; charset=utf-8")
+        else:
+            page = render_to_string(
+                "trajectories/event_slice.html",
+                {
+                    "attempt": found,
+                    "bench": found.bench,
+                    "model": found.model,
+                    "task": found.task,
+                    "events": events,
+                    "first": start,
+                    "last": stop - 1,
+                    "total": total,
+                    "previous": start - size if start else None,
+                    "next": stop if stop < total else None,
+                    "next_last": min(stop + size, total) - 1,
+                    "attempt_url": attempt_url,
+                },
+                request,
+            )
+            response = HttpResponse(page)
+    response["ETag"] = etag
+    # Staff may see staged attempts: what a slice holds depends on who asks.
+    patch_vary_headers(response, ("Cookie",))
+    return response
