@@ -24,18 +24,8 @@ from ingest.scrub import Scrubber
 from ingest.transcripts import TranscriptReading, read_transcript
 from leaderboard.models import Attempt, Bench, Model, Task
 from leaderboard.scoring import CheckOutcome, differs, score_verdict
+from trajectories.documents import ATTEMPT_FILES
 
-ATTEMPT_FILES = {
-    "summary.json": True,
-    "verdict.json": False,
-    # Optional when transcript.jsonl is present (always: it is required): the
-    # events are then normalised from the transcript.
-    "trajectory.json": False,
-    "vendor-requests.json": False,
-    "patch.diff": False,
-    "transcript.jsonl": True,
-    "problem.md": True,
-}
 TOP_FILES = ("manifest.json", "leaderboard.json", "matrix.json")
 
 
@@ -497,8 +487,8 @@ def _plan_attempt(
     folder = f"attempts/{model_id}/{task_id}/" + (f"trials/{trial}/" if trial else "")
     before = len(check.plan.problems)
     files = read_attempt(check.source, folder)
-    for filename, required in ATTEMPT_FILES.items():
-        if required and filename not in files:
+    for filename, spec in ATTEMPT_FILES.items():
+        if spec.required and filename not in files:
             check.problem(folder + filename, "", "required file is missing")
     content_hash = attempt_hash(files)
     old_hash = existing.get((model_id, task_id, trial))

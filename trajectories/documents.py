@@ -148,17 +148,21 @@ class AttemptFile:
     build: Callable[[Attempt], Iterator[bytes] | None]
     # The Evidence blob this file is, if it is served byte for byte.
     blob_field: str | None = None
+    # Whether a release must have it in every attempt folder.
+    required: bool = False
 
 
-# The files of an attempt folder, in the format's order.
+# The files of an attempt folder, in the format's order: the import hashes an
+# attempt's files in this order too (docs/release-format.md). trajectory.json
+# is optional because transcript.jsonl (required) can be normalised instead.
 ATTEMPT_FILES: dict[str, AttemptFile] = {
-    "summary.json": AttemptFile(JSON, summary_chunks),
+    "summary.json": AttemptFile(JSON, summary_chunks, required=True),
     "verdict.json": AttemptFile(JSON, verdict_chunks),
     "trajectory.json": AttemptFile(JSON, trajectory_chunks),
     "vendor-requests.json": AttemptFile(JSON, vendor_requests_chunks),
     "patch.diff": AttemptFile(TEXT, _blob_file("patch"), "patch"),
-    "transcript.jsonl": AttemptFile(TEXT, _blob_file("transcript"), "transcript"),
-    "problem.md": AttemptFile(MARKDOWN, _blob_file("problem"), "problem"),
+    "transcript.jsonl": AttemptFile(TEXT, _blob_file("transcript"), "transcript", required=True),
+    "problem.md": AttemptFile(MARKDOWN, _blob_file("problem"), "problem", required=True),
 }
 
 
