@@ -665,15 +665,13 @@ def _scrub_attempt(check: _Checker, folder: str, files: dict, loaded: dict) -> b
     return found and check.plan.scrub
 
 
-def verdict_outcomes(verdict) -> list[CheckOutcome] | None:
+def verdict_outcomes(verdict: dict | None) -> list[CheckOutcome] | None:
+    """The checks of a validated verdict document, as the scoring rules take them."""
     if verdict is None:
         return None
-    checks = verdict.checks if hasattr(verdict, "checks") else verdict["checks"]
     return [
         CheckOutcome(name=c["name"], mandatory=c["mandatory"], passed=c["passed"], level=c["level"])
-        if isinstance(c, dict)
-        else CheckOutcome(name=c.name, mandatory=c.mandatory, passed=c.passed, level=c.level)
-        for c in checks
+        for c in verdict["checks"]
     ]
 
 
