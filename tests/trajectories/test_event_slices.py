@@ -93,6 +93,12 @@ def test_a_slice_outside_the_trajectory_is_a_404(client, imported, start):
     assert client.get(slice_url(attempt, **{"from": start})).status_code == 404
 
 
+@pytest.mark.parametrize("start", ["²", "9" * 5000])
+def test_a_start_int_cannot_read_is_a_404_not_a_server_error(client, imported, start):
+    attempt = attempts("-evidence__events_total")
+    assert client.get(slice_url(attempt, **{"from": start})).status_code == 404
+
+
 def test_the_etag_is_strong_per_range_and_answers_304(client, imported):
     attempt = attempts("-evidence__events_total")
     one = client.get(slice_url(attempt))

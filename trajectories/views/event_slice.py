@@ -31,7 +31,9 @@ def slice_ranges(total: int, size: int) -> list[tuple[int, int]]:
 
 def _start(request, total: int, size: int) -> int:
     raw = request.GET.get("from", "0")
-    if not raw.isdigit():
+    # isdecimal, not isdigit: int() refuses "²"; and a bounded length, since
+    # int() refuses numbers of thousands of digits. Either would be a 500.
+    if not (raw.isdecimal() and len(raw) < 12):
         raise Http404("from must be an event number.")
     start = int(raw) // size * size
     if start >= total:
