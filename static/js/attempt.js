@@ -1,14 +1,123 @@
-// Attempt page (and the event page): j/k move between events; a "Copy link"
-// button copies an event's address; ? lists the keys; t, v, p, l jump to the
-// sections; the type toggles' state lives in the address (?hide=…); search
-// hits are highlighted; a deep link lands on its event even on reload.
-// The page works without this file: anchors, :target marking, type toggles
-// (sibling checkboxes and CSS) and the server-side search are plain HTML and CSS.
+// Attempt page (and the event and slice pages): the trajectory arrives in
+// slices (…/events/?from=N&fragment=1) inserted in place of their placeholders
+// as the reader scrolls either way or follows a link to one of their events
+// (#e<index>, reload and Back/Forward included), so the page costs the same at
+// any length. j/k move between events across slices; a "Copy link" button
+// copies the address of the event in view; ? lists the keys; t, v, p, l jump
+// to the sections; the type toggles' state lives in the address (?hide=…);
+// search hits are highlighted.
+// The page works without this file: each placeholder links to its slice page,
+// links to events not on the page go to their slice page, and anchors,
+// :target marking, type toggles (sibling checkboxes and CSS) and the
+// server-side search are plain HTML and CSS.
 (function () {
   "use strict";
 
+  var list = document.querySelector("ol.events");
+  var slicesUrl = list && list.dataset.slices; // only the attempt page loads slices
+
   function events() {
     return document.querySelectorAll("ol.events > li.ev");
+  }
+
+  function eventIndex(hash) {
+    var m = /^#?e(\d+)$/.exec(hash || "");
+    return m ? parseInt(m[1], 10) : null;
+  }
+
+  function hashTarget() {
+    return document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  }
+
+  // --- Slices -------------------------------------------------------------
+
+  var observer = null;
+
+  // Replace a placeholder by its slice's events; one request per slice, and a
+  // failed one can be retried (the placeholder stays, its link still works).
+  function load(stub) {
+    if (stub._loading) return stub._loading;
+    stub.classList.add("ev-loading");
+    var url = slicesUrl + "?from=" + stub.dataset.from + "&fragment=1";
+    stub._loading = fetch(url, { credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("slice " + stub.dataset.from + ": " + response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        // Parsed by <template>: scripts in it never run (and the server
+        // escapes every value from the release anyway).
+        var template = document.createElement("template");
+        template.innerHTML = html;
+        if (observer) observer.unobserve(stub);
+        if (stub.parentNode) stub.replaceWith(template.content);
+      })
+      .catch(function (error) {
+        stub.classList.remove("ev-loading");
+        stub._loading = null;
+        throw error;
+      });
+    return stub._loading;
+  }
+
+  function stubFor(index) {
+    var stubs = list ? list.querySelectorAll("li.ev-more") : [];
+    for (var i = 0; i < stubs.length; i++) {
+      var s = stubs[i];
+      if (+s.dataset.from <= index && index <= +s.dataset.last) return s;
+    }
+    return null;
+  }
+
+  // A promise of the element of event `index`, loading its slice if needed.
+  function ensure(index) {
+    var el = document.getElementById("e" + index);
+    if (el || !slicesUrl) return Promise.resolve(el);
+    var stub = stubFor(index);
+    if (!stub) return Promise.resolve(null);
+    return load(stub).then(function () { return document.getElementById("e" + index); });
+  }
+
+  // Slices load a screenful or so before the reader reaches them, either way,
+  // one at a time and nearest first: placeholders sit side by side until their
+  // slices arrive, and loading every one in reach at once would fetch dozens
+  // above a deep link. Chromium's scroll anchoring keeps the view still when
+  // one lands above.
+  var busy = false;
+  function pump() {
+    if (busy || !slicesUrl) return;
+    var reach = window.innerHeight * 1.5;
+    var best = null;
+    var bestGap = Infinity;
+    list.querySelectorAll("li.ev-more:not(.ev-failed)").forEach(function (stub) {
+      var box = stub.getBoundingClientRect();
+      var gap = box.bottom < 0 ? -box.bottom : Math.max(0, box.top - window.innerHeight);
+      if (gap <= reach && gap < bestGap) { best = stub; bestGap = gap; }
+    });
+    if (!best) return;
+    busy = true;
+    var stub = best;
+    load(stub).catch(function () { stub.classList.add("ev-failed"); }).then(function () {
+      busy = false;
+      requestAnimationFrame(pump);
+    });
+  }
+
+  if (slicesUrl && "IntersectionObserver" in window) {
+    observer = new IntersectionObserver(function (entries) {
+      if (entries.some(function (entry) { return entry.isIntersecting; })) pump();
+    }, { rootMargin: "150% 0px" });
+    list.querySelectorAll("li.ev-more").forEach(function (stub) { observer.observe(stub); });
+  }
+
+  // The event at the top third of the window: what "in view" means for copying
+  // its link and for coming back to it on reload.
+  function inView() {
+    if (!list) return null;
+    var box = list.getBoundingClientRect();
+    if (box.bottom < 0 || box.top > window.innerHeight) return null;
+    var hit = document.elementFromPoint(box.left + Math.min(40, box.width / 2), window.innerHeight / 3);
+    return hit && hit.closest ? hit.closest("ol.events > li.ev") : null;
   }
 
   function shown(el) {
@@ -20,26 +129,40 @@
     return -1;
   }
 
-  function move(step) {
-    var list = events();
-    if (!list.length) return;
-    var i = indexOf(list, decodeURIComponent(location.hash.slice(1)));
-    if (i === -1) {
-      // No event is marked: start from the first one on screen.
-      for (i = 0; i < list.length - 1; i++) {
-        if (shown(list[i]) && list[i].getBoundingClientRect().bottom > 0) break;
-      }
-      i -= step;
-    }
-    for (var j = i + step; j >= 0 && j < list.length; j += step) {
-      if (shown(list[j])) {
-        // Replacing the fragment marks the event (:target) and scrolls to it
-        // without one history entry per key press.
-        location.replace("#" + list[j].id);
-        attach(list[j]);
+  function neighbour(el, step) {
+    return step > 0 ? el.nextElementSibling : el.previousElementSibling;
+  }
+
+  // Mark the event and scroll to it. Replacing the fragment marks it (:target)
+  // without one history entry per key press.
+  function go(el) {
+    location.replace("#" + el.id);
+    attach(el);
+  }
+
+  // The next shown event after `from` (step 1) or before it (-1), loading the
+  // neighbouring slice when the walk reaches its placeholder; off the end of a
+  // slice page, the neighbouring slice page.
+  function walk(from, step) {
+    for (var el = neighbour(from, step); el; el = neighbour(el, step)) {
+      if (el.classList.contains("ev-more")) {
+        load(el).then(function () { walk(from, step); }, function () {});
         return;
       }
+      if (el.classList.contains("ev") && shown(el)) { go(el); return; }
     }
+    var link = document.querySelector('a[rel="' + (step > 0 ? "next" : "prev") + '"]');
+    var index = eventIndex(from.id);
+    if (!slicesUrl && link && index !== null) location.href = link.href.split("#")[0] + "#e" + (index + step);
+  }
+
+  function move(step) {
+    var marked = hashTarget();
+    if (marked && marked.classList.contains("ev")) { walk(marked, step); return; }
+    // No event is marked: start from the one in view, else the first.
+    var start = inView() || events()[0];
+    if (!start) return;
+    if (shown(start)) go(start); else walk(start, step);
   }
 
   // Keys are for reading, not for typing: only controls that take text keep
@@ -99,7 +222,7 @@
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (typing(event.target) || (help && help.open)) return;
-    var hasList = events().length > 0;
+    var hasList = list !== null;
     if (event.key === "?") { showKeys(); event.preventDefault(); }
     else if (event.key === "j") { if (hasList) move(1); else step("next"); event.preventDefault(); }
     else if (event.key === "k") { if (hasList) move(-1); else step("prev"); event.preventDefault(); }
@@ -170,14 +293,11 @@
 
   // A deep link lands on its event, reload included. Events above the target
   // are drawn lazily (content-visibility), so their real heights arrive after
-  // the first scroll and push the target away; the browser's own scroll
-  // restoration on reload would also put back a stale offset. Take over the
-  // scroll and keep the target at the top until the layout settles or the
-  // reader scrolls.
-  function land() {
-    var id = decodeURIComponent(location.hash.slice(1));
-    var target = id && document.getElementById(id);
-    if (!target || !target.classList.contains("ev")) return;
+  // the first scroll and push the target away, and a slice may land above it;
+  // the browser's own scroll restoration on reload would also put back a stale
+  // offset. Take over the scroll and keep the target at the top until the
+  // layout settles or the reader scrolls.
+  function align(target) {
     var stop = false;
     function quit() { stop = true; }
     ["wheel", "touchstart", "keydown", "mousedown"].forEach(function (name) {
@@ -185,7 +305,7 @@
     });
     var stable = 0;
     var frames = 0;
-    (function align() {
+    (function step() {
       if (stop || frames++ > 120) return;
       var margin = parseFloat(getComputedStyle(target).scrollMarginTop) || 0;
       var off = target.getBoundingClientRect().top - margin;
@@ -195,13 +315,61 @@
       } else if (++stable > 10) {
         return;
       }
-      requestAnimationFrame(align);
+      requestAnimationFrame(step);
     })();
   }
+
+  function land() {
+    var index = eventIndex(decodeURIComponent(location.hash.slice(1)));
+    if (index === null) return false;
+    var present = document.getElementById("e" + index);
+    ensure(index).then(function (target) {
+      if (!target) return;
+      // Inserted after the fragment was read: navigating to the same fragment
+      // again makes it the :target.
+      if (!present) location.replace("#" + target.id);
+      attach(target);
+      align(target);
+    }, function () {});
+    return true;
+  }
+
+  // Reload and Back/Forward come back to the event that was in view (kept in
+  // the history entry's state), when the address names no event.
+  var KEY = "benchviewEvent";
+  function remember() {
+    var el = inView();
+    var state = Object.assign({}, history.state);
+    state[KEY] = el ? el.id : null;
+    history.replaceState(state, "");
+  }
+  function restore() {
+    var id = history.state && history.state[KEY];
+    var index = eventIndex(id);
+    if (index === null) return;
+    ensure(index).then(function (target) {
+      if (target) { attach(target); align(target); }
+    }, function () {});
+  }
+
   if ("scrollRestoration" in history) history.scrollRestoration = "manual";
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", land);
-  else land();
+  function start() {
+    if (!land() && list) restore();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
   window.addEventListener("hashchange", land);
+
+  // Links to events not on the page as sent point at their slice page (for
+  // readers without this script); here they stay on the page.
+  document.addEventListener("click", function (event) {
+    if (!slicesUrl || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    var link = event.target.closest && event.target.closest("a[href]");
+    if (!link || eventIndex(link.hash) === null) return;
+    if (link.pathname !== new URL(slicesUrl, location.href).pathname) return;
+    event.preventDefault();
+    location.hash = link.hash;
+  });
 
   // One button, moved into whichever event the pointer, focus or fragment is on.
   var button = document.createElement("button");
@@ -224,10 +392,20 @@
   }
   document.addEventListener("mouseover", follow);
   document.addEventListener("focusin", follow);
-  window.addEventListener("hashchange", function () {
-    attach(document.getElementById(decodeURIComponent(location.hash.slice(1))));
-  });
-  if (location.hash) attach(document.getElementById(decodeURIComponent(location.hash.slice(1))));
+  window.addEventListener("hashchange", function () { attach(hashTarget()); });
+  if (location.hash) attach(hashTarget());
+
+  // While scrolling, the button follows the event in view, and the history
+  // entry remembers it (once scrolling pauses).
+  var settle = null;
+  window.addEventListener("scroll", function () {
+    clearTimeout(settle);
+    settle = setTimeout(function () {
+      var el = inView();
+      if (el) attach(el);
+      if (list) remember();
+    }, 150);
+  }, { passive: true });
 
   function done(text) {
     button.textContent = text;
@@ -235,7 +413,10 @@
   }
 
   button.addEventListener("click", function () {
-    var url = location.origin + location.pathname + "#" + button.dataset.anchor;
+    // The attempt page's address of the event, also from a slice page: the
+    // link to paste anywhere.
+    var page = (list && list.dataset.attempt) || location.pathname;
+    var url = location.origin + page + "#" + button.dataset.anchor;
     if (navigator.clipboard && navigator.clipboard.writeText) {
       navigator.clipboard.writeText(url).then(
         function () { done("Copied"); },

@@ -1,11 +1,12 @@
 """Journey 2 of the site in Chromium: a link ending in #e1500 to an attempt with
-thousands of events opens at event 1500, marked, with JavaScript on and off."""
+thousands of events opens at event 1500, marked (JavaScript off: the slice
+pages, in test_journey_long_trajectory.py)."""
 
 from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from leaderboard.models import Attempt
 from samplegen import generate_release
@@ -50,11 +51,3 @@ def test_a_deep_link_opens_at_the_event_marked(live_server, page: Page, long_att
     page.keyboard.press("j")
     expect(page).to_have_url(live_server.url + long_attempt + "#e1501")
     expect(page.locator("#e1501")).to_be_in_viewport()
-
-
-def test_a_deep_link_works_with_javascript_off(live_server, browser: Browser, long_attempt):
-    context = browser.new_context(java_script_enabled=False)
-    try:
-        lands_on_event_1500(context.new_page(), live_server.url + long_attempt)
-    finally:
-        context.close()

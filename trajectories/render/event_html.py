@@ -130,3 +130,13 @@ def render_events(views: list[dict], event_url: str, transcript_url: str = "") -
     """All events' HTML; ``event_url`` is the attempt's ``…/events/`` prefix and
     ``transcript_url`` its transcript page (trusted URLs)."""
     return mark_safe("".join(render_event(e, event_url, transcript_url) for e in views))  # noqa: S308 - escaped above
+
+
+def render_slice_stubs(ranges: list[tuple[int, int]], event_url: str) -> str:
+    """A placeholder per slice not on the page: a link to its slice page, which
+    the attempt page's script replaces by the slice's events when needed."""
+    return "".join(
+        f'<li class="ev-more" data-from="{first}" data-last="{last}">'
+        f'<a href="{event_url}?from={first}">Events {first}–{last}</a></li>'
+        for first, last in ranges
+    )

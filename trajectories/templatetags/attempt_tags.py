@@ -64,3 +64,15 @@ def attempt_file(attempt, filename: str) -> str:
     if attempt.trial:
         return reverse("mirror-trial-file", args=[*args, attempt.trial, filename])
     return reverse("mirror-attempt-file", args=[*args, filename])
+
+
+@register.simple_tag(takes_context=True)
+def event_href(context, index: int) -> str:
+    """The link to event ``index`` from the attempt page: its anchor when the page
+    holds it, else its slice page (which marks it), so the link works without the
+    page's script; the script keeps such links on the page and loads the slice."""
+    index = int(index)
+    if index < context.get("shown", index + 1):
+        return f"#e{index}"
+    start = index // context["slice_size"] * context["slice_size"]
+    return f"{context['events_url']}?from={start}#e{index}"

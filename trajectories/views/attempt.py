@@ -1,8 +1,12 @@
 """The attempt page: header, verdict, trajectory, patch and vendor log of one attempt.
 
-The page is streamed: the header and evidence sections render first through
-the template, then the events in batches as they come from the database, so a
-browser parses a 10,000-event trajectory while the server is still writing it.
+The page carries the header, evidence sections and the first slice of the
+trajectory; each later slice is a placeholder linking to its slice page
+(``…/events/?from=N``), which the page's script loads in place when the reader
+scrolls or follows a link to one of its events. So the page costs the same at
+100 events and at 100,000. ``?all=1`` gives every event on one page (for
+printing), streamed: the header renders first through the template, then the
+events in batches as they come from the database.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from trajectories import queries
 from trajectories.fidelity import difference_text
 from trajectories.queries import trial_number
 from trajectories.render.diff import parse_patch
-from trajectories.render.event_html import render_events
+from trajectories.render.event_html import render_events, render_slice_stubs
 from trajectories.render.events import event_views, tool_summary, type_toggles
 from trajectories.render.evidence import vendor_logs, verdict_groups
 from trajectories.search.in_attempt import search_events
@@ -43,6 +47,11 @@ def attempt(request, bench: str, model: str, task: str, trial: int | None = None
     evidence = found.evidence
     q = request.GET.get("q", "").strip()
     view = request.GET.get("view")
+    total = evidence.events_total
+    size = limits["event_slice_size"]
+    every = request.GET.get("all") == "1"
+    # Events on the page as sent; the rest arrive by slice.
+    shown = total if every else min(total, size)
 
     requests = queries.vendor_requests(found)
     results = list(found.check_results.order_by("position"))
@@ -82,16 +91,21 @@ def attempt(request, bench: str, model: str, task: str, trial: int | None = None
             and check.first_difference < evidence.events_total,
             "transcript_url": transcript_url,
             "events_url": f"{request.path}events/",
-            "slices": slice_ranges(evidence.events_total, limits["event_slice_size"]),
+            "slices": slice_ranges(total, size),
+            "shown": shown,
+            "slice_size": size,
+            "every": every,
             "differences": [(d, difference_text(d)) for d in check.differences] if check else [],
             "unmapped": check.unmapped[: limits["transcript_unmapped_shown"]] if check else [],
         },
         request,
     )
     head, tail = page.split(EVENTS_MARK, 1)
-    views = event_views(queries.page_events(found), limits)
+    events_url = f"{request.path}events/"
+    views = event_views(queries.page_events(found, 0, shown), limits)
+    stubs = render_slice_stubs(slice_ranges(total, size)[1:] if not every else [], events_url)
     return StreamingHttpResponse(
-        _pieces(head, views, f"{request.path}events/", transcript_url, tail),
+        _pieces(head, views, events_url, transcript_url, stubs + tail),
         content_type="text/html; charset=utf-8",
     )
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 import hashlib
 
 from django.conf import settings
-from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpResponse, HttpResponseNotModified, HttpResponseRedirect
 from django.template.loader import render_to_string
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import patch_cache_control, patch_vary_headers
+
+from leaderboard.visibility import can_see_staged
 
 from trajectories import queries
 from trajectories.mirror.http import etag_matches
@@ -29,16 +31,15 @@ def slice_ranges(total: int, size: int) -> list[tuple[int, int]]:
     return [(start, min(start + size, total) - 1) for start in range(0, total, size)]
 
 
-def _start(request, total: int, size: int) -> int:
+def _event(request, total: int) -> int:
     raw = request.GET.get("from", "0")
     # isdecimal, not isdigit: int() refuses "²"; and a bounded length, since
     # int() refuses numbers of thousands of digits. Either would be a 500.
     if not (raw.isdecimal() and len(raw) < 12):
         raise Http404("from must be an event number.")
-    start = int(raw) // size * size
-    if start >= total:
+    if int(raw) >= total:
         raise Http404(f"This trajectory has {total} events; there is no event {raw}.")
-    return start
+    return int(raw)
 
 
 def event_slice(request, bench: str, model: str, task: str, trial: int | None = None):
@@ -48,7 +49,14 @@ def event_slice(request, bench: str, model: str, task: str, trial: int | None = 
     limits = settings.BENCHVIEW_LIMITS
     size = limits["event_slice_size"]
     total = found.evidence.events_total
-    start = _start(request, total, size)
+    event = _event(request, total)
+    start = event // size * size
+    if event != start:
+        # One address per slice (one cache entry, one ETag); the event asked
+        # for is marked there (the "Go to event" form lands here).
+        query = request.GET.copy()
+        query["from"] = str(start)
+        return HttpResponseRedirect(f"{request.path}?{query.urlencode()}#e{event}")
     stop = min(start + size, total)
     fragment = request.GET.get("fragment") == "1"
     seed = (
@@ -88,4 +96,10 @@ def event_slice(request, bench: str, model: str, task: str, trial: int | None = 
     response["ETag"] = etag
     # Staff may see staged attempts: what a slice holds depends on who asks.
     patch_vary_headers(response, ("Cookie",))
+    # Cacheable, but checked each time (a cheap 304): a re-import changes the
+    # ETag, and a page must never mix slices of two imports.
+    if can_see_staged(request.user):
+        patch_cache_control(response, private=True, no_cache=True)
+    else:
+        patch_cache_control(response, public=True, no_cache=True)
     return response

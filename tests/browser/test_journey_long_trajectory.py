@@ -1,0 +1,120 @@
+"""A 20,000-event trajectory in Chromium: the attempt page holds its first slice,
+and any event is reached from a link to it, at the start, the middle and the
+end, with JavaScript on (the slice is loaded in place) and off (slice pages)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Browser, Page, expect
+
+from leaderboard.models import Attempt
+from samplegen import generate_release
+from tests.conftest import import_path
+from trajectories.models import Event
+
+pytestmark = pytest.mark.browser
+
+EVENTS = 20_000
+SLICE = 500  # the default event_slice_size
+NEEDLE = "needle-only-in-the-last-slice"
+
+
+@pytest.fixture(scope="session")
+def very_long_release_dir(tmp_path_factory):
+    root = tmp_path_factory.mktemp("very-long-release") / "release"
+    generate_release(root, models=1, tasks=1, released=1, events=EVENTS, seed=5)
+    return root
+
+
+@pytest.fixture
+def long_url(transactional_db, very_long_release_dir, settings, tmp_path) -> str:
+    settings.MEDIA_ROOT = tmp_path / "media"
+    import_path(very_long_release_dir)
+    attempt = Attempt.objects.select_related("bench", "model", "task", "evidence").get()
+    assert attempt.evidence.events_total == EVENTS
+    Event.objects.filter(attempt=attempt, index=EVENTS - 3).update(text=NEEDLE)
+    return reverse("attempt", args=[attempt.bench.slug, attempt.model.slug, attempt.task.slug])
+
+
+def marked_in_view(page: Page, index: int) -> None:
+    event = page.locator(f"#e{index}")
+    # Generous: a slice is a request away, and test machines are shared.
+    expect(event).to_be_in_viewport(timeout=20_000)
+    expect(event).to_have_css("outline-style", "solid")  # the :target marking
+    assert event.evaluate("el => el.matches(':target')")
+
+
+def test_any_event_is_reached_and_marked_with_javascript(live_server, page: Page, long_url):
+    url = live_server.url + long_url
+    for index in (3, EVENTS // 2 + 7, EVENTS - 1):
+        page.goto(f"{url}#e{index}")
+        marked_in_view(page, index)
+        # Only the slices around the event are on the page, not the trajectory.
+        assert page.locator("li.ev").count() <= 3 * SLICE
+    # Reload lands on the same event.
+    page.goto(f"{url}#e{EVENTS // 2 + 7}")
+    marked_in_view(page, EVENTS // 2 + 7)
+    page.reload()
+    marked_in_view(page, EVENTS // 2 + 7)
+    # j from the last event of a slice reaches the first event of the next.
+    last_of_slice = 3 * SLICE - 1
+    page.goto(f"{url}#e{last_of_slice}")
+    marked_in_view(page, last_of_slice)
+    page.keyboard.press("j")
+    expect(page).to_have_url(f"{url}#e{last_of_slice + 1}")
+    marked_in_view(page, last_of_slice + 1)
+    # k goes back across the boundary.
+    page.keyboard.press("k")
+    expect(page).to_have_url(f"{url}#e{last_of_slice}")
+    marked_in_view(page, last_of_slice)
+    # Back returns to the event before.
+    page.go_back()
+    marked_in_view(page, EVENTS // 2 + 7)
+
+
+def test_a_search_match_in_the_last_slice_is_reached_and_scrolling_loads_slices(live_server, page: Page, long_url):
+    page.goto(f"{live_server.url}{long_url}?q={NEEDLE}#search")
+    result = page.locator(".search-results a", has_text=f"#{EVENTS - 3}")
+    result.click()
+    expect(page).to_have_url(re.compile(rf"{re.escape(long_url)}\?q={NEEDLE}#e{EVENTS - 3}$"))
+    marked_in_view(page, EVENTS - 3)
+    expect(page.locator(f"#e{EVENTS - 3}")).to_contain_text(NEEDLE)
+    # Scrolling down from the end of the first slice loads the next one.
+    page.goto(f"{live_server.url}{long_url}#e{SLICE - 2}")
+    marked_in_view(page, SLICE - 2)
+    for _ in range(20):
+        page.mouse.wheel(0, 1200)
+        page.wait_for_timeout(60)
+    expect(page.locator(f"#e{SLICE + 10}")).to_be_attached()
+    # The copy button sits in the event in view, not in the marked one.
+    page.wait_for_timeout(400)
+    anchor = page.locator("button.copy-link").evaluate("b => b.dataset.anchor")
+    assert int(anchor[1:]) > SLICE - 2
+
+
+def test_any_event_is_reached_without_javascript(live_server, browser: Browser, long_url):
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        url = live_server.url + long_url
+        # The page lists its parts; each is a page of its own.
+        page.goto(url)
+        page.get_by_role("link", name=f"Events {EVENTS // 2}–{EVENTS // 2 + SLICE - 1}").click()
+        expect(page.locator("h1")).to_contain_text(f"Events {EVENTS // 2}–")
+        # A slice page's address with an event's fragment lands on it, marked.
+        page.goto(f"{url}events/?from={EVENTS // 2}#e{EVENTS // 2 + 7}")
+        marked_in_view(page, EVENTS // 2 + 7)
+        # "Go to event" reaches any event.
+        page.goto(url)
+        page.fill("#goto-event", str(EVENTS - 1))
+        page.get_by_role("button", name="Go", exact=True).click()
+        marked_in_view(page, EVENTS - 1)
+        # A search result in a later slice is one click from the event.
+        page.goto(f"{url}?q={NEEDLE}#search")
+        page.locator(".search-results a", has_text=f"#{EVENTS - 3}").click()
+        marked_in_view(page, EVENTS - 3)
+    finally:
+        context.close()
