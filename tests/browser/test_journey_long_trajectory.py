@@ -75,7 +75,9 @@ def test_any_event_is_reached_and_marked_with_javascript(live_server, page: Page
     marked_in_view(page, EVENTS // 2 + 7)
 
 
-def test_a_search_match_in_the_last_slice_is_reached_and_scrolling_loads_slices(live_server, page: Page, long_url):
+def test_a_search_match_in_the_last_slice_is_reached_and_scrolling_loads_slices(
+    live_server, page: Page, long_url
+):
     page.goto(f"{live_server.url}{long_url}?q={NEEDLE}#search")
     result = page.locator(".search-results a", has_text=f"#{EVENTS - 3}")
     result.click()

@@ -217,7 +217,8 @@ def test_the_attempt_page_holds_the_first_slice_and_a_placeholder_per_later_one(
     html = page_html(client, url)
     assert anchors(html) == list(range(SIZE))
     events_url = slice_url(attempt)
-    stubs = re.findall(r'<li class="ev-more" data-from="(\d+)" data-last="(\d+)"><a href="([^"]+)">', html)
+    stub = r'<li class="ev-more" data-from="(\d+)" data-last="(\d+)"><a href="([^"]+)">'
+    stubs = re.findall(stub, html)
     assert [(int(a), int(b)) for a, b, _ in stubs] == [
         (start, min(start + SIZE, total) - 1) for start in range(SIZE, total, SIZE)
     ]
@@ -232,9 +233,7 @@ def test_the_attempt_page_holds_the_first_slice_and_a_placeholder_per_later_one(
 
 def test_links_to_events_not_on_the_page_go_to_their_slice_page(client, imported):
     attempt = attempts("-evidence__events_total")
-    late = (
-        Event.objects.filter(attempt=attempt, index__gte=SIZE).order_by("index").first().index
-    )
+    late = Event.objects.filter(attempt=attempt, index__gte=SIZE).order_by("index").first().index
     url = reverse("attempt", args=[attempt.bench.slug, attempt.model.slug, attempt.task.slug])
     Event.objects.filter(attempt=attempt, index=late).update(text="zebra-unique-word")
     html = page_html(client, url + "?q=zebra-unique-word")

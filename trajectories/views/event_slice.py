@@ -15,7 +15,6 @@ from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from leaderboard.visibility import can_see_staged
-
 from trajectories import queries
 from trajectories.mirror.http import etag_matches
 from trajectories.queries import trial_number
