@@ -92,6 +92,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: it knows the user, and its answers still pass through the CSP and
+    # compression above (it stores pages already compressed).
+    "leaderboard.page_cache.PageCacheMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -219,6 +222,13 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "benchview",
     },
+    # Rendered pages and API answers (leaderboard/page_cache.py): per worker,
+    # keyed on the site's generation, so no entry outlives the data it shows.
+    "pages": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "benchview-pages",
+        "OPTIONS": {"MAX_ENTRIES": envint("BENCHVIEW_PAGE_CACHE_ENTRIES", 500)},
+    },
     "shared": {
         **SHARED_CACHE,
         "KEY_PREFIX": "benchview",
@@ -288,6 +298,11 @@ BENCHVIEW_LIMITS = {
     "mirror_doc_cache_s": envint("BENCHVIEW_MIRROR_DOC_CACHE_S", 3600),
     "mirror_stream_chunk_events": envint("BENCHVIEW_MIRROR_STREAM_CHUNK_EVENTS", 500),
     "mirror_stream_chunk_bytes": envint("BENCHVIEW_MIRROR_STREAM_CHUNK_BYTES", 256 * 1024),
+    # Rendered-page cache (leaderboard/page_cache.py): how long an entry is
+    # kept (a bound for writes that bypass the import and publish services;
+    # those invalidate at once; 0 turns the cache off), and the largest page kept.
+    "page_cache_s": envint("BENCHVIEW_PAGE_CACHE_S", 600),
+    "page_cache_max_bytes": envint("BENCHVIEW_PAGE_CACHE_MAX_BYTES", 4 * 1024**2),
     # Analysis pages: rows per table.
     "analysis_max_rows": envint("BENCHVIEW_ANALYSIS_MAX_ROWS", 500),
     # Admin import: staged uploads older than this are swept.

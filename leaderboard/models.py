@@ -398,3 +398,25 @@ class Disagreement(models.Model):
     def __str__(self) -> str:
         where = f"{self.model.slug}/{self.task.slug}" if self.task_id else self.model.slug
         return f"{where} {self.source} {self.field}: {self.published} vs {self.recomputed}"
+
+
+class GenerationQuerySet(models.QuerySet):
+    def current(self) -> int:
+        """The number every write of published data raises (one row, one query)."""
+        return self.filter(pk=1).values_list("value", flat=True).first() or 0
+
+
+class Generation(models.Model):
+    """A counter raised in the same transaction as every write that changes what
+    a page shows (imports, publishing): the rendered-page cache keys on it, so
+    no page from before a write is served once the write commits, by any worker."""
+
+    value = models.BigIntegerField(default=0)
+
+    objects = GenerationQuerySet.as_manager()
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(pk=1), name="generation_single_row")]
+
+    def __str__(self) -> str:
+        return f"generation {self.value}"

@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 
-from leaderboard.models import Attempt, Bench, Disagreement, Model, Task
+from leaderboard.models import Attempt, Bench, Disagreement, Generation, Model, Task
 from leaderboard.paired import tie_groups
 from leaderboard.scoring import (
     Cell,
@@ -21,14 +22,23 @@ from leaderboard.scoring import (
 COMPARED_ROW_FIGURES = ("score", "flagged", "cost_usd", "duration_s", "rank")
 
 
+def generation_raise() -> None:
+    """Raise the site's generation (in the caller's transaction): pages rendered
+    before this write stop being served when it commits."""
+    if not Generation.objects.filter(pk=1).update(value=F("value") + 1):
+        Generation.objects.create(pk=1, value=1)
+
+
 @transaction.atomic
 def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, Any]]) -> None:
     """Recompute every model's leaderboard figures, each task's mean score and the
     stored disagreements of ``bench`` from its attempts.
 
     Rows are only written where a value changed, so recomputing an unchanged
-    bench leaves the database exactly as it was.
+    bench leaves the leaderboard's rows as they were (the generation is raised:
+    every import ends here).
     """
+    generation_raise()
     tasks = list(bench.tasks.order_by("position").values_list("pk", "slug", "surface"))
     task_slug = {pk: slug for pk, slug, _ in tasks}
     surfaces = {slug: surface for _, slug, surface in tasks}
@@ -182,6 +192,7 @@ def _sync_disagreements(bench: Bench, wanted) -> None:
 @transaction.atomic
 def batch_publish(*, batch, live: bool = True) -> None:
     """Make a batch's tasks public (or staff-only again). Scores do not change."""
+    generation_raise()
     if batch.live != live:
         batch.live = live
         batch.save(update_fields=["live"])

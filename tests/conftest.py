@@ -48,6 +48,22 @@ def _media_in_tmp(settings, tmp_path):
         }
 
 
+@pytest.fixture(autouse=True)
+def _page_cache(request, settings):
+    """Off by default: most tests count the queries of rendering a page, and some
+    edit rows directly between two requests, which no deployment does. On for
+    the browser journeys and the tests marked ``page_cache``. Either way empty:
+    every test's database starts at generation 0, so entries another test
+    rendered must not answer this one."""
+    from django.core.cache import caches
+
+    caches["pages"].clear()
+    if not (
+        request.node.get_closest_marker("browser") or request.node.get_closest_marker("page_cache")
+    ):
+        settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "page_cache_s": 0}
+
+
 @pytest.fixture(scope="session")
 def sqlite_child_database(tmp_path_factory) -> str:
     """A migrated SQLite file for child processes (the test database is in this one's memory)."""

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from itertools import islice
 
 from django.conf import settings
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
@@ -104,10 +104,12 @@ def attempt(request, bench: str, model: str, task: str, trial: int | None = None
     events_url = f"{request.path}events/"
     views = event_views(queries.page_events(found, 0, shown), limits)
     stubs = render_slice_stubs(slice_ranges(total, size)[1:] if not every else [], events_url)
-    return StreamingHttpResponse(
-        _pieces(head, views, events_url, transcript_url, stubs + tail),
-        content_type="text/html; charset=utf-8",
-    )
+    pieces = _pieces(head, views, events_url, transcript_url, stubs + tail)
+    if every:
+        return StreamingHttpResponse(pieces, content_type="text/html; charset=utf-8")
+    # One slice: small whatever the trajectory's length, so one body the page
+    # cache can keep.
+    return HttpResponse("".join(pieces), content_type="text/html; charset=utf-8")
 
 
 def _pieces(
