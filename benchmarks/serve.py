@@ -1,17 +1,20 @@
-"""Serving speed of the /data/v1 mirror against the trivial view, under gunicorn.
+"""Serving speed of pages, API and /data/v1 mirror against the trivial view, under gunicorn.
 
     .venv/bin/python benchmarks/serve.py [--seconds 5] [--rounds 3] [--connections 16] [--pg URL]
+        [--models 20 --tasks 200 --events 300000]
 
 Creates a dedicated PostgreSQL database (benchview_bench_serve), imports the
 default sample release into it, runs gunicorn (2 workers, 127.0.0.1 only) and
 drives it with wrk for a fixed time per target (targets take turns over
 several rounds): /healthz (the ceiling on this
 machine), leaderboard.json, matrix.json, the largest trajectory.json, and
-conditional requests answered 304. Prints requests/s, p99 latency and each as
-a ratio to /healthz measured in the same round (medians over rounds),
-then stops gunicorn and drops the
-database. Targets: leaderboard.json and matrix.json >= 50% of /healthz; a 304
->= 70%; no errors.
+conditional requests answered 304, and the HTML pages (leaderboard, matrix,
+task, model, the attempt page of the largest trajectory) and /api/attempts/,
+warm (the rendered-page cache), as a browser asks for them (gzip accepted).
+Prints requests/s, p99 latency and each as a ratio to /healthz measured in the
+same round (medians over rounds), then stops gunicorn and drops the database.
+Targets: leaderboard.json, matrix.json, every page and /api/attempts/ >= 50%
+of /healthz, the pages with p99 < 50 ms; a 304 >= 70%; no errors.
 """
 
 from __future__ import annotations
@@ -34,6 +37,17 @@ GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/postgres"
 DB_NAME = "benchview_bench_serve"
 TARGETS = {"leaderboard.json": 0.5, "matrix.json": 0.5, "matrix.json 304": 0.7}
+PAGES = (
+    "leaderboard page",
+    "matrix page",
+    "task page",
+    "model page",
+    "attempt page",
+    "api/attempts",
+)
+TARGETS.update({name: 0.5 for name in PAGES})
+P99_MS = 50.0
+BROWSER = {"Accept-Encoding": "gzip", "Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
 
 
 def _admin(pg_url: str, sql: str) -> None:
@@ -73,7 +87,7 @@ def _largest_trajectory(env: dict) -> str:
     line = _manage(env, "shell", "-c", code).strip().splitlines()[-1]
     bench, model, task, events = line.split()
     print(f"largest trajectory: {model}/{task}, {events} events")
-    return f"/data/v1/{bench}/attempts/{model}/{task}/trajectory.json"
+    return bench, model, task
 
 
 _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
@@ -111,6 +125,10 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--pg", default=DEFAULT_PG, help="an admin URL of the PostgreSQL server")
+    parser.add_argument("--models", type=int, help="sample release shape (default: the sample's)")
+    parser.add_argument("--tasks", type=int)
+    parser.add_argument("--released", type=int)
+    parser.add_argument("--events", type=int)
     args = parser.parse_args()
 
     db_url = args.pg.rsplit("/", 1)[0] + f"/{DB_NAME}"
@@ -131,10 +149,16 @@ def main() -> int:
         with tempfile.TemporaryDirectory(prefix="benchview-serve-") as tmp:
             release = Path(tmp) / "release"
             print("generating and importing the sample release…")
-            _manage(env, "make_sample_release", str(release))
+            shape = [
+                f"--{name}={value}"
+                for name in ("models", "tasks", "released", "events")
+                if (value := getattr(args, name)) is not None
+            ]
+            _manage(env, "make_sample_release", str(release), *shape)
             _manage(env, "migrate", "--verbosity", "0")
             _manage(env, "import_release", str(release))
-        trajectory = _largest_trajectory(env)
+        bench, model, task = _largest_trajectory(env)
+        trajectory = f"/data/v1/{bench}/attempts/{model}/{task}/trajectory.json"
 
         port = _free_port()
         base = f"http://127.0.0.1:{port}"
@@ -164,17 +188,24 @@ def main() -> int:
                 raise RuntimeError("gunicorn did not answer /healthz within 60 s")
             time.sleep(0.3)
 
-        bench = "integration-bench"
         urls = {
             "healthz (trivial)": "/healthz",
             "leaderboard.json": f"/data/v1/{bench}/leaderboard.json",
             "matrix.json": f"/data/v1/{bench}/matrix.json",
             "trajectory.json (largest)": trajectory,
+            "leaderboard page": f"/{bench}/",
+            "matrix page": f"/{bench}/matrix/",
+            "task page": f"/{bench}/tasks/{task}/",
+            "model page": f"/{bench}/models/{model}/",
+            "attempt page": f"/{bench}/attempts/{model}/{task}/",
+            "api/attempts": f"/api/attempts/?bench={bench}",
         }
-        runs: dict[str, tuple[str, dict]] = {name: (path, {}) for name, path in urls.items()}
+        runs: dict[str, tuple[str, dict]] = {
+            name: (path, BROWSER if name in PAGES else {}) for name, path in urls.items()
+        }
         for name, path in list(urls.items()):
             for _ in range(5):  # warm both workers' caches
-                status, headers, body = _get(base + path)
+                status, headers, body = _get(base + path, runs[name][1])
                 assert status == 200, (path, status)
             if name == "matrix.json":
                 runs["matrix.json 304"] = (path, {"If-None-Match": headers["ETag"]})
@@ -213,9 +244,10 @@ def main() -> int:
             goal = TARGETS.get(name)
             verdict = ""
             if goal is not None:
-                ok = ratio >= goal and errors == 0
+                ok = ratio >= goal and errors == 0 and (name not in PAGES or p99 < P99_MS)
                 failed |= not ok
-                verdict = f">= {goal:.0%} {'ok' if ok else 'MISSED'}"
+                p99_goal = f", p99 < {P99_MS:.0f} ms" if name in PAGES else ""
+                verdict = f">= {goal:.0%}{p99_goal} {'ok' if ok else 'MISSED'}"
             failed |= errors > 0
             figures = f"{rps:9.0f} {p99:8.2f} {ratio:7.1%} {errors:7d}"
             print(f"{name:28} {figures}  {verdict}")
