@@ -1,27 +1,35 @@
-"""The attempt page on a 10,000-event trajectory: server time, queries, HTML size, deep link.
+"""The attempt page at 100 to 100,000 events: does opening any event cost the same at any length?
 
-    .venv/bin/python benchmarks/attempt_page.py [--events 10000] [--runs 5]
+    .venv/bin/python benchmarks/attempt_page.py [--sizes 100,1000,10000,100000] [--runs 5]
         [--database-url URL] [--no-browser]
 
-Generates a synthetic release with one long attempt (``generate_release(…,
-events=N)``), imports it into a fresh SQLite database (or the database at
-``--database-url``, which must be empty or disposable), and measures:
+Generates one synthetic release per size (one model, one task: the attempt has
+all the events; ``generate_release(…, events=N)``), imports them into a fresh
+SQLite database (or the database at ``--database-url``, which must be empty
+or disposable), and measures for each, medians of ``--runs``:
 
-- server render time of the attempt page through Django's test client
-  (best and median of ``--runs``; the first, cold run reported apart);
-- the number of queries, and that it is the same for a small attempt;
-- the HTML size with the default preview settings;
-- in headless Chromium (Debian's /usr/bin/chromium), how long after
-  navigation start the deep link ``#e9000`` is in the viewport and marked,
-  beside a baseline from the same run: the load of the short attempt's page.
+- server time of the attempt page (rendered: the page cache is cleared before
+  each run) and of a slice in the middle, through Django's test client, with
+  their query counts (constant in N is the goal);
+- bytes on the wire of the page, gzipped as browsers ask, beside the
+  uncompressed size;
+- in a fresh headless Chromium per load (Debian's /usr/bin/chromium), served
+  by this process: the time from navigation start until the deep-linked
+  middle event is in view and marked, until the first event is, the
+  renderer's peak memory (VmHWM of its process), the same deep link without
+  JavaScript through the slice page (``…/events/?from=S#eM``), and the frames
+  drawn during 3 s of wheel scrolling from the middle event.
 
-Targets (issue 4): render < 1 s with a constant query count, HTML < 10 MB,
-deep link in view < 2 s after navigation start.
+Targets (issue 14), as ratios of the largest size to the smallest, same run:
+deep link, renderer memory and no-JS deep link <= 1.5x; frames >= 80%; server
+time of the page <= 100 ms and of a slice <= 50 ms at the largest size (on
+PostgreSQL); query counts constant.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import os
 import statistics
 import sys
@@ -43,12 +51,15 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+VIEWPORT = {"width": 1366, "height": 900}
+SCROLL_S = 3.0
 
 
-def setup(database_url: str, events: int, workdir: Path):
+def setup(database_url: str, sizes: list[int], workdir: Path) -> None:
     os.environ["DATABASE_URL"] = database_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ["MEDIA_ROOT"] = str(workdir / "media")
+    os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,testserver,localhost")
     import django
 
     django.setup()
@@ -59,58 +70,60 @@ def setup(database_url: str, events: int, workdir: Path):
     from samplegen import generate_release
 
     call_command("migrate", verbosity=0)
-    release = workdir / "release"
-    started = time.perf_counter()
-    # Two attempts: the long one (all but a few hundred events) and a short one,
-    # whose query count must equal the long one's.
-    generate_release(release, models=1, tasks=2, released=2, events=events + 300, seed=11)
-    with open_release(release) as source:
-        release_import(source=source)
-    print(f"release generated and imported in {time.perf_counter() - started:.1f}s")
+    for n in sizes:
+        started = time.perf_counter()
+        release = workdir / f"release-{n}"
+        generate_release(release, models=1, tasks=1, released=1, events=n, seed=11, bench=f"b{n}")
+        with open_release(release) as source:
+            release_import(source=source)
+        print(
+            f"{n:>7} events: release generated and imported in {time.perf_counter() - started:.1f}s"
+        )
 
 
-def pages():
-    """(url of the longest attempt, its event count, url of the shortest attempt)."""
+def attempt_url(n: int) -> tuple[str, int]:
     from django.urls import reverse
 
-    from trajectories.models import Evidence
+    from leaderboard.models import Attempt
 
-    ordered = list(
-        Evidence.objects.select_related("attempt__bench", "attempt__model", "attempt__task")
-        .filter(attempt__task__batch__live=True)
-        .order_by("-events_total")
+    a = Attempt.objects.select_related("bench", "model", "task", "evidence").get(
+        bench__slug=f"b{n}"
     )
-
-    def url(evidence):
-        a = evidence.attempt
-        return reverse("attempt", args=[a.bench.slug, a.model.slug, a.task.slug])
-
-    return url(ordered[0]), ordered[0].events_total, url(ordered[-1]), ordered[-1].events_total
+    return reverse(
+        "attempt", args=[a.bench.slug, a.model.slug, a.task.slug]
+    ), a.evidence.events_total
 
 
-def measure_server(url: str, runs: int) -> dict:
+def measure_server(url: str, slice_url: str, runs: int) -> dict:
+    from django.core.cache import caches
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
     client = Client()
-    times = []
-    queries = size = 0
-    for _ in range(runs + 1):
+
+    def timed(address: str, **headers) -> tuple[float, int, bytes]:
+        caches["pages"].clear()
         with CaptureQueriesContext(connection) as ctx:
             started = time.perf_counter()
-            response = client.get(url)
-            body = b"".join(response.streaming_content)
-            times.append(time.perf_counter() - started)
-        assert response.status_code == 200, response.status_code
-        queries, size = len(ctx.captured_queries), len(body)
-    cold, warm = times[0], times[1:]
+            response = client.get(address, headers=headers)
+            body = response.content
+            spent = time.perf_counter() - started
+        assert response.status_code == 200, (address, response.status_code)
+        return spent, len(ctx.captured_queries), body
+
+    timed(url)  # warm Python's caches (templates, imports)
+    page = [timed(url) for _ in range(runs)]
+    piece = [timed(slice_url) for _ in range(runs)]
+    zipped = timed(url, accept_encoding="gzip")[2]
     return {
-        "cold_s": cold,
-        "best_s": min(warm),
-        "median_s": statistics.median(warm),
-        "queries": queries,
-        "bytes": size,
+        "page_ms": statistics.median(t for t, _, _ in page) * 1000,
+        "page_queries": page[-1][1],
+        "slice_ms": statistics.median(t for t, _, _ in piece) * 1000,
+        "slice_queries": piece[-1][1],
+        "bytes": len(page[-1][2]),
+        "gzip_bytes": len(zipped),
+        "gzip_ok": gzip.decompress(zipped) == page[-1][2],
     }
 
 
@@ -130,108 +143,186 @@ def serve():
     return server, f"http://127.0.0.1:{server.server_port}"
 
 
+# Function strings (not expressions): Playwright calls them over the devtools
+# protocol, which the page's Content-Security-Policy (no eval) does not block.
 IN_VIEW = """(id) => {
   const el = document.getElementById(id);
   if (!el) return false;
   const r = el.getBoundingClientRect();
   return r.top < innerHeight && r.bottom > 0 && el.matches(':target');
 }"""
+NOW = "() => performance.now()"
+COUNT_FRAMES = """() => { window.__frames = 0;
+  const tick = () => { window.__frames++; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick); }"""
+FRAMES = "() => window.__frames"
 
 
-TIMING = """(() => {
-  const n = performance.getEntriesByType('navigation')[0];
-  return `first byte ${n.responseStart.toFixed(0)} ms, last byte ${n.responseEnd.toFixed(0)} ms, `
-    + `parsed ${n.domInteractive.toFixed(0)} ms, load ${n.loadEventEnd.toFixed(0)} ms`;
-})()"""
+def _descendants(root: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        for child in children.get(pid, []):
+            found.append(child)
+            todo.append(child)
+    return found
 
-LOAD_END = "performance.getEntriesByType('navigation')[0].loadEventEnd"
 
-DEBUG = """(id) => {
-  const el = document.getElementById(id);
-  return {exists: !!el, top: el && el.getBoundingClientRect().top,
-          target: el && el.matches(':target'), scrollY, ready: document.readyState};
-}"""
+def renderer_peak_mb(before: set[int]) -> float:
+    """The peak resident memory of the largest renderer this process's browser
+    started (a descendant of this process that was not running before)."""
+    peak = 0
+    for pid in _descendants(os.getpid()):
+        if pid in before:
+            continue
+        try:
+            if b"--type=renderer" not in Path(f"/proc/{pid}/cmdline").read_bytes():
+                continue
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peak = max(peak, int(line.split()[1]))
+        except OSError:
+            continue
+    return peak / 1024
 
 
-def measure_browser(base: str, url: str, anchor: str, short_url: str, runs: int) -> dict:
+def _pids() -> set[int]:
+    return {int(e.name) for e in Path("/proc").iterdir() if e.name.isdigit()}
+
+
+def one_load(p, address: str, anchor: str, *, javascript: bool = True, scroll: bool = False):
+    """(ms until #anchor is in view and marked, renderer peak MB, frames while scrolling)."""
+    before = _pids()
+    browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    try:
+        context = browser.new_context(viewport=VIEWPORT, java_script_enabled=javascript)
+        page = context.new_page()
+        page.goto(f"{address}#{anchor}", wait_until="commit")
+        page.wait_for_function(IN_VIEW, arg=anchor, polling=16, timeout=60_000)
+        ms = page.evaluate(NOW)
+        frames = None
+        if scroll:
+            page.wait_for_timeout(500)
+            page.evaluate(COUNT_FRAMES)
+            end = time.perf_counter() + SCROLL_S
+            while time.perf_counter() < end:
+                page.mouse.wheel(0, 120)
+                page.wait_for_timeout(16)
+            frames = page.evaluate(FRAMES)
+        page.wait_for_timeout(300)
+        memory = renderer_peak_mb(before)
+        context.close()
+        return ms, memory, frames
+    finally:
+        browser.close()
+
+
+def measure_browser(base: str, url: str, total: int, slice_size: int, runs: int) -> dict:
     from playwright.sync_api import sync_playwright
 
-    results = []
+    middle = total // 2
+    start = middle // slice_size * slice_size
+    deep, first, memory, nojs, frames = [], [], [], [], []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for _ in range(runs):
-            page = browser.new_page(viewport={"width": 1366, "height": 900})
-            page.goto(f"{base}{url}#{anchor}", wait_until="commit")
-            try:
-                page.wait_for_function(IN_VIEW, arg=anchor, polling="raf", timeout=30_000)
-            except Exception:
-                page.screenshot(path="/tmp/attempt-page-deeplink-failure.png")
-                state = page.evaluate(DEBUG, anchor)
-                raise SystemExit(f"#{anchor} never came into view: {state}") from None
-            # performance.now() counts from the navigation's start (timeOrigin).
-            in_view_ms = page.evaluate("performance.now()")
-            page.wait_for_load_state("load")
-            top = page.evaluate(f"document.getElementById('{anchor}').getBoundingClientRect().top")
-            timing = page.evaluate(TIMING)
-            # Baseline from the same browser and moment: the load of the short
-            # attempt's page, so a run on a busy machine shows in the ratio.
-            page.goto(f"{base}{short_url}", wait_until="load")
-            baseline_ms = page.evaluate(LOAD_END)
-            results.append((in_view_ms, top, baseline_ms))
-            print(f"  run: in view {in_view_ms:.0f} ms; {timing}; baseline {baseline_ms:.0f} ms")
-            page.close()
-        browser.close()
-    ms = [r[0] for r in results]
+            ms, mb, _ = one_load(p, base + url, f"e{middle}")
+            deep.append(ms)
+            memory.append(mb)
+            first.append(one_load(p, base + url, "e0")[0])
+            plain = f"{base}{url}events/?from={start}"
+            nojs.append(one_load(p, plain, f"e{middle}", javascript=False)[0])
+            frames.append(one_load(p, base + url, f"e{middle}", scroll=True)[2])
     return {
-        "best_ms": min(ms),
-        "median_ms": statistics.median(ms),
-        "baseline_ms": statistics.median(r[2] for r in results),
-        "top_px_after_load": results[-1][1],
+        "deep_ms": statistics.median(deep),
+        "first_ms": statistics.median(first),
+        "memory_mb": statistics.median(memory),
+        "nojs_ms": statistics.median(nojs),
+        "frames": statistics.median(frames),
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--events", type=int, default=10_000)
+    parser.add_argument("--sizes", default="100,1000,10000,100000")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--database-url")
     parser.add_argument("--no-browser", action="store_true")
     args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
 
     with tempfile.TemporaryDirectory(prefix="bench-attempt-") as tmp:
         workdir = Path(tmp)
         database_url = args.database_url or f"sqlite:///{workdir / 'bench.sqlite3'}"
-        setup(database_url, args.events, workdir)
-        long_url, long_events, short_url, short_events = pages()
-        print(f"long attempt: {long_events} events at {long_url}")
-        long = measure_server(long_url, args.runs)
-        short = measure_server(short_url, 1)
-        print(
-            f"server render: cold {long['cold_s']:.3f}s, best {long['best_s']:.3f}s, "
-            f"median {long['median_s']:.3f}s (target < 1 s)"
-        )
-        constant = "constant" if long["queries"] == short["queries"] else "NOT constant"
-        print(
-            f"queries: {long['queries']} for {long_events} events, "
-            f"{short['queries']} for {short_events} events ({constant})"
-        )
-        print(f"HTML: {long['bytes'] / 1e6:.2f} MB (target < 10 MB)")
-        if not args.no_browser:
-            anchor = f"e{min(9000, long_events - 1)}"
-            server, base = serve()
-            try:
-                browser = measure_browser(base, long_url, anchor, short_url, runs=args.runs)
-            finally:
+        setup(database_url, sizes, workdir)
+        from django.conf import settings
+
+        slice_size = settings.BENCHVIEW_LIMITS["event_slice_size"]
+        engine = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+        rows = {}
+        server, base = (None, None) if args.no_browser else serve()
+        try:
+            for n in sizes:
+                url, total = attempt_url(n)
+                middle = total // 2 // slice_size * slice_size
+                row = measure_server(url, f"{url}events/?from={middle}&fragment=1", args.runs)
+                if not args.no_browser:
+                    row.update(measure_browser(base, url, total, slice_size, args.runs))
+                rows[n] = row
+                print(f"{n:>7} events measured")
+        finally:
+            if server is not None:
                 server.shutdown()
-            print(
-                f"deep link #{anchor}: in view and :target {browser['best_ms']:.0f} ms "
-                f"(median {browser['median_ms']:.0f} ms) after navigation start "
-                f"(target < 2000 ms); top after load {browser['top_px_after_load']:.0f}px"
+
+    print(f"\nmedians of {args.runs}; server on {engine}; slices of {slice_size} events")
+    head = (
+        f"{'events':>7} {'page ms':>8} {'q':>3} {'slice ms':>8} {'q':>3} {'KB':>7} {'gzip KB':>8}"
+    )
+    if not args.no_browser:
+        head += f" {'deep ms':>8} {'first ms':>8} {'MB':>6} {'no-JS ms':>8} {'frames':>6}"
+    print(head)
+    for n, r in rows.items():
+        line = (
+            f"{n:>7} {r['page_ms']:8.1f} {r['page_queries']:3d} {r['slice_ms']:8.1f} "
+            f"{r['slice_queries']:3d} {r['bytes'] / 1024:7.0f} {r['gzip_bytes'] / 1024:8.0f}"
+        )
+        if not args.no_browser:
+            line += (
+                f" {r['deep_ms']:8.0f} {r['first_ms']:8.0f} {r['memory_mb']:6.0f}"
+                f" {r['nojs_ms']:8.0f} {r['frames']:6.0f}"
             )
-            ratio = browser["median_ms"] / browser["baseline_ms"]
+        print(line)
+    small, large = rows[sizes[0]], rows[sizes[-1]]
+    constant = all(
+        r["page_queries"] == small["page_queries"] and r["slice_queries"] == small["slice_queries"]
+        for r in rows.values()
+    )
+    print(f"\nquery counts constant in N: {'yes' if constant else 'NO'}")
+    print(
+        f"server at {sizes[-1]}: page {large['page_ms']:.1f} ms (target <= 100), "
+        f"slice {large['slice_ms']:.1f} ms (target <= 50)"
+    )
+    if not args.no_browser:
+        for name, key, goal, better in (
+            ("deep link", "deep_ms", 1.5, "<="),
+            ("renderer memory", "memory_mb", 1.5, "<="),
+            ("no-JS deep link", "nojs_ms", 1.5, "<="),
+            ("frames while scrolling", "frames", 0.8, ">="),
+        ):
+            ratio = large[key] / small[key]
+            ok = ratio <= goal if better == "<=" else ratio >= goal
             print(
-                f"baseline: the {short_events}-event page loads in "
-                f"{browser['baseline_ms']:.0f} ms; deep link / baseline {ratio:.1f}x"
+                f"{name}: {sizes[-1]} / {sizes[0]} events = {ratio:.2f}x "
+                f"(target {better} {goal}x) {'ok' if ok else 'MISSED'}"
             )
 
 

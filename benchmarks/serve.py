@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -138,6 +139,8 @@ def main() -> int:
         **os.environ,
         "DATABASE_URL": db_url,
         "DEBUG": "false",
+        # Production settings refuse to start without one; this run's own.
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_hex(32),
         "ALLOWED_HOSTS": "127.0.0.1",
         # Keep each worker's connection open, as production does.
         "DATABASE_CONN_MAX_AGE": "60",
