@@ -42,10 +42,9 @@ class ReleaseCheck:
 
         Once a problem is found nothing more is yielded (the caller rolls back
         what it wrote); the checking goes on, to report every problem. An
-        attempt's documents are read when it is checked and kept by nothing
-        here once the next is asked for, so memory does not grow with the
-        release. ``writing`` (the caller writes what it is given) names the
-        phase the progress reports.
+        attempt folder is read only when its turn comes and nothing here keeps
+        its documents, so memory does not grow with the release. ``writing``
+        (the caller writes what it is given) names the phase the progress reports.
         """
         plan, progress, total = self.plan, self.progress, len(self.folders)
         events = 0
