@@ -1,6 +1,6 @@
 """How far an import is: the phase it is in and the attempts and events behind it.
 
-``build_plan`` reports a ``Progress`` after reading the release documents,
+``check_release`` reports a ``Progress`` after reading the release documents,
 after each attempt folder and before the bench is recomputed. The command line
 draws it as a bar; an import job stores it where its page can read it while the
 import's transaction is still open (``ingest.jobs``).

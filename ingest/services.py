@@ -9,10 +9,9 @@ from django.db import reset_queries, transaction
 from ingest.attempt_rows import attempt_write
 from ingest.extras import collect_extras
 from ingest.plan import (
-    AttemptDocs,
-    AttemptPlan,
+    CheckedAttempt,
     ImportPlan,
-    build_plan,
+    check_release,
     model_signature,
     task_signature,
 )
@@ -68,10 +67,19 @@ def release_import(
     blob_files_sweep()
     try:
         with transaction.atomic():
-            plan = build_plan(source, progress=progress, sink=writer, scrub=scrub)
+            release = check_release(source, progress=progress, scrub=scrub)
+            plan = release.plan
+            # Written as they are checked; the first problem stops the writing
+            # and, below, rolls back what was written.
+            writing = plan.ok
+            if writing:
+                writer.begin(plan, release.folders)
+            for checked in release.attempts(writing=writing):
+                writer.attempt(plan, checked)
             if not plan.ok:
                 transaction.set_rollback(True)
                 raise ImportRefused(f"{len(plan.problems)} problem(s)", plan)
+            writer.finish(plan)
     except BaseException:
         blob_files_sweep()
         raise
@@ -84,7 +92,7 @@ def release_import(
 
 
 class _Writer:
-    """The PlanSink that writes a release while build_plan checks it."""
+    """Writes a release while it is checked: its documents, each checked attempt, the scores."""
 
     def __init__(self, *, staged: bool):
         self.staged = staged
@@ -142,7 +150,8 @@ class _Writer:
                     _save_if_changed(attempt, values)
         Attempt.objects.bulk_create(create, batch_size=500)
 
-    def attempt(self, plan: ImportPlan, planned: AttemptPlan, docs: AttemptDocs) -> None:
+    def attempt(self, plan: ImportPlan, checked: CheckedAttempt) -> None:
+        planned, docs = checked.attempt, checked.docs
         cell = self.cells.get(planned.model, {}).get(planned.task) if not planned.trial else None
         matrix_values = {
             "matrix_score": cell.score if cell else None,

@@ -47,3 +47,36 @@ def test_the_guard_sees_a_wrong_way_import(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("from ingest.plan import build_plan\nimport trajectories.models\n")
     assert _imported_apps(bad) == {"ingest", "trajectories"}
+
+
+# "Small files with one job" (the house style): past this a module is doing
+# several, and is split by job. Migrations are generated; tests are not modules.
+MAX_MODULE_LINES = 450
+PACKAGES = ["ingest", "trajectories", "leaderboard", "samplegen", "config", "benchmarks"]
+
+
+def _long_modules(root: Path) -> list[str]:
+    found = []
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            relative = path.relative_to(root)
+            if "migrations" in relative.parts:
+                continue
+            lines = len(path.read_text(encoding="utf-8").splitlines())
+            if lines > MAX_MODULE_LINES:
+                found.append(f"{relative.as_posix()}: {lines} lines")
+    return found
+
+
+def test_no_module_outside_migrations_and_tests_is_over_450_lines():
+    assert _long_modules(ROOT) == []
+
+
+def test_the_length_guard_names_each_long_module_and_skips_migrations(tmp_path):
+    (tmp_path / "ingest" / "migrations").mkdir(parents=True)
+    (tmp_path / "ingest" / "long.py").write_text("x = 1\n" * 451)
+    (tmp_path / "ingest" / "fine.py").write_text("x = 1\n" * 450)
+    (tmp_path / "ingest" / "migrations" / "0001_initial.py").write_text("x = 1\n" * 900)
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / "benchmarks" / "slow.py").write_text("x = 1\n" * 460)
+    assert _long_modules(tmp_path) == ["ingest/long.py: 451 lines", "benchmarks/slow.py: 460 lines"]

@@ -1,0 +1,92 @@
+"""The plan's generator of checked attempts: one attempt folder at a time, none kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ingest.plan import check_release
+from ingest.reader import open_release
+from tests.conftest import edit_json, import_path
+
+pytestmark = pytest.mark.django_db
+
+
+def _folder(name: str) -> str | None:
+    """``attempts/<model>/<task>`` of an attempt file, else None."""
+    parts = name.split("/")
+    return "/".join(parts[:3]) if parts[0] == "attempts" else None
+
+
+def _attempt_folders(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in (root / "attempts").glob("*/*"))
+
+
+def _recording_reads(source, events: list[str]):
+    """Note "read <folder>" in ``events`` each time ``source`` starts on another attempt folder."""
+    read, last = source.read, [None]
+
+    def recorded(name: str) -> bytes:
+        folder = _folder(name)
+        if folder is not None and folder != last[0]:
+            last[0] = folder
+            events.append(f"read {folder}")
+        return read(name)
+
+    source.read = recorded
+    return source
+
+
+def test_an_attempt_folder_is_read_only_when_its_turn_comes(small_release_dir):
+    folders = _attempt_folders(small_release_dir)
+    read: list[str] = []
+    with open_release(small_release_dir) as source:
+        _recording_reads(source, read)
+        release = check_release(source)
+        assert read == []  # the documents are checked, no attempt folder is read yet
+        attempts = release.attempts()
+        for number in (1, 2, 3):
+            checked = next(attempts)
+            assert read == [f"read {f}" for f in folders[:number]]
+            assert checked.attempt.folder == folders[number - 1] + "/"
+            assert checked.docs.summary["task"] == checked.attempt.task
+
+
+def test_after_a_problem_nothing_more_is_given_but_every_problem_is_reported(release_copy):
+    folders = _attempt_folders(release_copy)
+    for folder in (folders[1], folders[3]):
+        edit_json(release_copy / folder / "summary.json", lambda d: d.update(score="high"))
+    with open_release(release_copy) as source:
+        release = check_release(source)
+        given = [c.attempt.folder for c in release.attempts()]
+    plan = release.plan
+    assert given == [folders[0] + "/"]
+    assert [(p.file, p.path) for p in plan.problems] == [
+        (f"{folders[1]}/summary.json", "score"),
+        (f"{folders[3]}/summary.json", "score"),
+    ]
+    # Every valid folder is still checked and planned.
+    assert [a.folder for a in plan.attempts] == [
+        f + "/" for f in folders if f not in (folders[1], folders[3])
+    ]
+
+
+def test_the_import_writes_each_attempt_before_it_reads_the_next(small_release_dir, monkeypatch):
+    from ingest import services
+
+    events: list[str] = []
+    write = services.attempt_write
+
+    def recorded_write(**kwargs):
+        planned = kwargs["planned"]
+        events.append(f"write attempts/{planned.model}/{planned.task}")
+        return write(**kwargs)
+
+    monkeypatch.setattr(services, "attempt_write", recorded_write)
+    monkeypatch.setattr(
+        "tests.conftest.open_release", lambda path: _recording_reads(open_release(path), events)
+    )
+    import_path(small_release_dir)
+    folders = _attempt_folders(small_release_dir)
+    assert events == [e for f in folders for e in (f"read {f}", f"write {f}")]
