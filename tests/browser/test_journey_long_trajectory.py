@@ -95,6 +95,18 @@ def test_a_search_match_in_the_last_slice_is_reached_and_scrolling_loads_slices(
     page.wait_for_timeout(400)
     anchor = page.locator("button.copy-link").evaluate("b => b.dataset.anchor")
     assert int(anchor[1:]) > SLICE - 2
+    # A type hidden by its toggle stays hidden in slices loaded later.
+    late = Event.objects.filter(index__gte=EVENTS // 2).order_by("index")
+    reasoning = late.filter(type="reasoning").first().index
+    target = late.filter(type="tool_call", index__gt=reasoning).first().index
+    page.goto(f"{live_server.url}{long_url}#trajectory")
+    page.uncheck("#show-reasoning")
+    expect(page).to_have_url(re.compile(r"\?hide=reasoning#trajectory$"))
+    page.goto(f"{live_server.url}{long_url}?hide=reasoning#e{target}")
+    marked_in_view(page, target)
+    expect(page.locator(f"#e{reasoning}")).to_be_attached()
+    expect(page.locator(f"#e{reasoning}")).to_be_hidden()
+    expect(page.locator(f"#e{target}")).to_be_visible()
 
 
 def test_any_event_is_reached_without_javascript(live_server, browser: Browser, long_url):
