@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import socket
 
 import pytest
 from django.core.cache import caches
@@ -56,13 +57,33 @@ def test_the_client_address_is_read_from_the_nearest_untrusted_hop(settings):
     assert client_address(meta) == "10.1.1.1"  # none trusted by default
 
 
+REDIS = "redis://127.0.0.1:6379/15"
+
+
+def _redis_running() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
 @pytest.mark.django_db(transaction=True)
-def test_two_processes_share_one_count(child_database_url, tmp_path):
+@pytest.mark.parametrize("store", ["default", "redis"])
+def test_two_processes_share_one_count(child_database_url, tmp_path, store):
     env = {
         "DATABASE_URL": child_database_url,
         "BENCHVIEW_CACHE_DIR": str(tmp_path / "shared-cache"),
         "BENCHVIEW_API_ANON_RATE": f"{LIMIT}/minute",
     }
+    if store == "redis":
+        # The deployment with several machines: BENCHVIEW_REDIS_URL (docs/operations.md).
+        if not _redis_running():
+            pytest.skip("no Redis server on 127.0.0.1:6379")
+        import redis
+
+        redis.Redis.from_url(REDIS).flushdb()
+        env["BENCHVIEW_REDIS_URL"] = REDIS
     code = """
         import sys
         from django.test import Client
