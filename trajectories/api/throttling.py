@@ -22,7 +22,15 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 class SharedAnonRateThrottle(AnonRateThrottle):
-    """AnonRateThrottle keyed by ``client_address`` and counted in the shared cache."""
+    """AnonRateThrottle keyed by ``client_address`` and counted in the shared cache.
+
+    A counter per client and window, not DRF's list of every request's time:
+    that list is read, rewritten and pickled whole on each request (600
+    timestamps at the default rate), where a counter is one ``incr`` (atomic
+    in Redis, so simultaneous requests cannot miss each other's count there).
+    The window opens at the client's first request and lasts the rate's
+    period.
+    """
 
     @property
     def cache(self):
@@ -30,6 +38,25 @@ class SharedAnonRateThrottle(AnonRateThrottle):
 
     def get_ident(self, request) -> str:
         return client_address(request.META)
+
+    def allow_request(self, request, view) -> bool:
+        if self.rate is None:
+            return True
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        try:
+            count = self.cache.incr(self.key)
+        except ValueError:  # no window open for this client: open one
+            if self.cache.add(self.key, 1, self.duration):
+                count = 1
+            else:  # another request opened it first
+                count = self.cache.incr(self.key)
+        return count <= self.num_requests
+
+    def wait(self) -> float:
+        # The window's start is not kept: at most its whole length remains.
+        return float(self.duration)
 
 
 def client_address(meta: dict) -> str:
