@@ -47,11 +47,11 @@ class SharedAnonRateThrottle(AnonRateThrottle):
             return True
         try:
             count = self.cache.incr(self.key)
-        except ValueError:  # no window open for this client: open one
-            if self.cache.add(self.key, 1, self.duration):
-                count = 1
-            else:  # another request opened it first
-                count = self.cache.incr(self.key)
+        except ValueError:
+            # No window open for this client: open one, unless another
+            # request just did.
+            opened = self.cache.add(self.key, 1, self.duration)
+            count = 1 if opened else self.cache.incr(self.key)
         return count <= self.num_requests
 
     def wait(self) -> float:
