@@ -46,7 +46,6 @@ def _count_of(queryset, column: str = "bench"):
     return Coalesce(
         Subquery(
             queryset.filter(**{column: OuterRef("pk")})
-            .order_by()
             .values(column)
             .annotate(n=Count("pk"))
             .values("n")
@@ -96,7 +95,6 @@ def flag_reasons(models: list[Model]) -> dict[int, FlagReasons]:
     """
     present = dict(
         Attempt.objects.filter(model__in=[m.pk for m in models])
-        .order_by()
         .values("model_id")
         .annotate(n=Count("task_id"))
         .values_list("model_id", "n")
@@ -127,7 +125,6 @@ def disagreements_by_model(bench: Bench) -> dict[int, ModelDisagreements]:
         found[row.model_id].figures.append(row)
     per_attempt = (
         Disagreement.objects.filter(bench=bench, task__isnull=False)
-        .order_by()
         .values("model_id")
         .annotate(n=Count("task_id", distinct=True))
     )
@@ -138,8 +135,13 @@ def disagreements_by_model(bench: Bench) -> dict[int, ModelDisagreements]:
 
 def board_facets(bench: Bench) -> tuple[list[str], list[str]]:
     """Every harness and provider of the bench, for the filter controls: one query."""
+    # Ordered by the distinct columns: the default ordering's columns would
+    # join the SELECT DISTINCT and make every model a pair of its own.
     pairs = list(
-        Model.objects.filter(bench=bench).order_by().values_list("harness", "provider").distinct()
+        Model.objects.filter(bench=bench)
+        .order_by("harness", "provider")
+        .values_list("harness", "provider")
+        .distinct()
     )
     return sorted({h for h, _ in pairs}), sorted({p for _, p in pairs})
 
@@ -201,7 +203,7 @@ def matrix_trials(
     if model_ids is not None:
         rows = rows.filter(model_id__in=model_ids)
     further: dict[tuple[int, int], list[float]] = defaultdict(list)
-    for model_id, task_id, score in rows.order_by().values_list("model_id", "task_id", "score"):
+    for model_id, task_id, score in rows.values_list("model_id", "task_id", "score"):
         further[(model_id, task_id)].append(score)
     found: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
     for (model_id, task_id), scores in further.items():
@@ -229,9 +231,9 @@ def matrix_cells(
     if model_ids is not None:
         attempts = attempts.filter(model_id__in=model_ids)
     # Flags as JSON text and the detail bit as an integer skip Django's
-    # per-row converters.
+    # per-row converters. Ordered as the (task, model) index reads them.
     rows = (
-        attempts.order_by()
+        attempts.order_by("task_id", "model_id")
         .annotate(flags_text=Cast("flags", TextField()), detail=Cast("has_detail", IntegerField()))
         .values_list("model_id", "task_id", "score", "flags_text", "detail")
     )

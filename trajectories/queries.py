@@ -176,10 +176,8 @@ def vendor_requests(attempt: Attempt) -> list[VendorRequest]:
 def endpoint_counts(attempts: list[Attempt]) -> dict[int, Counter]:
     """Per attempt: how often each (vendor, direction, method, path) was called; one query."""
     counts: dict[int, Counter] = {a.pk: Counter() for a in attempts}
-    rows = (
-        VendorRequest.objects.filter(attempt__in=attempts)
-        .order_by()
-        .values_list("attempt_id", "vendor", "direction", "method", "path")
+    rows = VendorRequest.objects.filter(attempt__in=attempts).values_list(
+        "attempt_id", "vendor", "direction", "method", "path"
     )
     for attempt_id, vendor, direction, method, path in rows:
         counts[attempt_id][(vendor, direction, method, path)] += 1

@@ -84,7 +84,7 @@ def matching_events(
         events = events.filter(exit_code__in=[int(v) for v in f["exit"]])
     if query.terms or query.excluded:
         events = events.filter(backends.text_condition(query.terms, query.excluded))
-    return events.order_by()
+    return events
 
 
 @dataclass
