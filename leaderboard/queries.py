@@ -12,6 +12,7 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, Subquery, TextField
 from django.db.models.functions import Cast, Coalesce
 from django.http import Http404
@@ -29,7 +30,6 @@ from leaderboard.models import (
 from leaderboard.scoring import trials_figure
 from leaderboard.visibility import can_see_staged
 
-HOME_TOP_MODELS = 5
 # How an empty flag list reads as JSON text (SQLite, PostgreSQL).
 NO_FLAGS = frozenset({"[]", "[ ]", None})
 
@@ -56,6 +56,7 @@ def _count_of(queryset, column: str = "bench"):
 
 def benches_for_home():
     """Benches with their top models, latest live batch and counts: three queries."""
+    top = settings.BENCHVIEW_LIMITS["home_top_models"]
     return Bench.objects.annotate(
         model_count=_count_of(Model.objects.all()),
         task_count=_count_of(Task.objects.all()),
@@ -64,7 +65,7 @@ def benches_for_home():
         # Sliced prefetches become one windowed query for every bench.
         Prefetch(
             "models",
-            queryset=Model.objects.ranked()[:HOME_TOP_MODELS],
+            queryset=Model.objects.ranked()[:top],
             to_attr="top_models",
         ),
         Prefetch(

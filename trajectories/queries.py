@@ -17,9 +17,6 @@ from django.http import Http404
 from leaderboard.models import Attempt, CheckResult, Model, Task
 from trajectories.models import Blob, Event, VendorRequest
 
-# Rows fetched from the database at a time while the page streams.
-EVENT_CHUNK = 1000
-
 EVENT_PAGE_FIELDS = ("index", "type", "ts", "tool", "ok", "exit_code", "doc", "lines")
 
 
@@ -114,7 +111,7 @@ def page_events(attempt: Attempt, start: int = 0, stop: int | None = None) -> It
             text_length=Length("text"),
             output_length=Length("output"),
         )
-        .iterator(chunk_size=EVENT_CHUNK)
+        .iterator(chunk_size=settings.BENCHVIEW_LIMITS["event_query_chunk_rows"])
     )
 
 

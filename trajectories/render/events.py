@@ -12,6 +12,8 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
+
 from leaderboard import jsonsafe
 from trajectories.render.json import pretty_preview
 from trajectories.render.text import cut, visible
@@ -31,8 +33,6 @@ _SHOWN_KEYS = {
     "duration_ms",
     "source",
 }
-# How many failures per tool the summary links to.
-FIRST_FAILURES = 3
 
 
 def _parse_ts(ts: str) -> datetime | None:
@@ -153,13 +153,14 @@ def tool_summary(
 
     ``problems`` are ``(index, type, tool, ok)`` rows from ``queries.problem_events``.
     """
+    first_failures = settings.BENCHVIEW_LIMITS["attempt_first_failures"]
     firsts: dict[str, list[int]] = defaultdict(list)
     never: dict[str, list[int]] = defaultdict(list)
     for index, event_type, tool, ok in problems:
         if event_type != "tool_call":
             continue
         found = firsts if ok is False else never
-        if len(found[tool]) < FIRST_FAILURES:
+        if len(found[tool]) < first_failures:
             found[tool].append(index)
     return [
         {
