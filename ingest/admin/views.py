@@ -267,8 +267,7 @@ def _delta(change: dict) -> str:
     old, new = change["old_score"], change["new_score"]
     if old is None or new is None:
         return ""
-    delta = new - old
-    return "±0" if abs(delta) < 5e-5 else f"{delta:+.4f}".replace("-", "\u2212")
+    return formatting.signed_exact(new - old)
 
 
 def batch_rows(bench: Bench) -> list:

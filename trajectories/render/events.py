@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 
-from leaderboard import jsonsafe
+from leaderboard import formatting, jsonsafe
 from trajectories.render.json import pretty_preview
 from trajectories.render.text import cut, visible
 
@@ -40,13 +40,6 @@ def _parse_ts(ts: str) -> datetime | None:
         return datetime.fromisoformat(ts.replace("Z", "+00:00"))
     except (ValueError, AttributeError):
         return None
-
-
-def _elapsed(seconds: float) -> str:
-    whole = int(seconds)
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"+{hours}:{minutes:02d}:{secs:02d}" if hours else f"+{minutes}:{secs:02d}"
 
 
 def type_class(event_type: str) -> str:
@@ -89,7 +82,7 @@ def event_view(row: dict, *, start: datetime | None, limits: dict) -> dict[str, 
     if start is not None and row["ts"]:
         moment = _parse_ts(row["ts"])
         if moment is not None:
-            view["elapsed"] = _elapsed((moment - start).total_seconds())
+            view["elapsed"] = formatting.offset((moment - start).total_seconds())
     text = row["text_preview"]
     if text is not None:
         view["text"] = visible(text[:preview])

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db.models import Count, Exists, F, OuterRef, QuerySet, Window
 from django.db.models.functions import Lower, RowNumber
 
+from leaderboard import formatting
 from leaderboard.models import Attempt, Bench, CheckResult
 from trajectories.models import Event
 from trajectories.search import backends, snippets
@@ -93,7 +94,7 @@ class Tally:
     capped: bool  # the true figure is larger
 
     def __str__(self) -> str:
-        return f"{self.value:,}+" if self.capped else f"{self.value:,}"
+        return formatting.count_capped(self.value, self.capped)
 
 
 @dataclass(frozen=True)
