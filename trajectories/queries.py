@@ -1,7 +1,7 @@
 """Reads for the attempt and compare pages: a fixed, small number of queries each.
 
-Event rows are ordered by ``index`` explicitly everywhere: the model's default
-ordering goes through the attempt and would join four tables per event.
+Event rows of one attempt are ordered by ``index`` explicitly: that is their
+order, and the unique (attempt, index) index reads them in it.
 """
 
 from __future__ import annotations
