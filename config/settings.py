@@ -307,6 +307,8 @@ BENCHVIEW_LIMITS = {
     "analysis_command_chars": envint("BENCHVIEW_ANALYSIS_COMMAND_CHARS", 200),
     # Paired statistics (tie groups, at import): bootstrap cells (resampled rows
     # × tasks) built at a time, which bounds the memory one computation takes.
+    # The draws do not depend on it; the intervals' last bits may (the sums are
+    # blocked differently), so a change shows as changed rows at the next import.
     "paired_chunk_cells": envint("BENCHVIEW_PAIRED_CHUNK_CELLS", 2_000_000),
     # Admin import: staged uploads older than this are swept; bytes of form
     # fields and multipart framing allowed around the archive (a longer request
