@@ -255,7 +255,10 @@ BENCHVIEW_LIMITS = {
     "number_max_abs": envint("BENCHVIEW_NUMBER_MAX_ABS", 10**12),
     # Bulk inserts.
     "bulk_batch_size": envint("BENCHVIEW_BULK_BATCH_SIZE", 2000),
-    # Pages.
+    # Pages. The home page lists each bench's top models; an attempt's events are
+    # read from the database this many rows per round trip.
+    "home_top_models": envint("BENCHVIEW_HOME_TOP_MODELS", 5),
+    "event_query_chunk_rows": envint("BENCHVIEW_EVENT_QUERY_CHUNK_ROWS", 1000),
     "event_preview_chars": envint("BENCHVIEW_EVENT_PREVIEW_CHARS", 600),
     "event_input_preview_chars": envint("BENCHVIEW_EVENT_INPUT_PREVIEW_CHARS", 1200),
     "search_max_results": envint("BENCHVIEW_SEARCH_MAX_RESULTS", 200),
@@ -274,6 +277,10 @@ BENCHVIEW_LIMITS = {
     "search_events_per_attempt": envint("BENCHVIEW_SEARCH_EVENTS_PER_ATTEMPT", 5),
     "search_count_cap": envint("BENCHVIEW_SEARCH_COUNT_CAP", 10_000),
     "search_download_max_rows": envint("BENCHVIEW_SEARCH_DOWNLOAD_MAX_ROWS", 10_000),
+    # A search hit's snippet (results pages and the attempt page's search): its
+    # length, and how much of it comes before the hit.
+    "search_snippet_chars": envint("BENCHVIEW_SEARCH_SNIPPET_CHARS", 240),
+    "search_snippet_before_chars": envint("BENCHVIEW_SEARCH_SNIPPET_BEFORE_CHARS", 60),
     # /<bench>/models/<a>/vs/<b>/: tasks listed where the two differ most.
     "versus_top_tasks": envint("BENCHVIEW_VERSUS_TOP_TASKS", 20),
     # The attempt page's search reads an event's text and output in pieces of this many
@@ -286,6 +293,13 @@ BENCHVIEW_LIMITS = {
     "vendor_body_preview_chars": envint("BENCHVIEW_VENDOR_BODY_PREVIEW_CHARS", 20_000),
     "patch_render_max_chars": envint("BENCHVIEW_PATCH_RENDER_MAX_CHARS", 1_000_000),
     "compare_align_max_cells": envint("BENCHVIEW_COMPARE_ALIGN_MAX_CELLS", 1_000_000),
+    # Attempt page: error events its summary links to, failures linked per tool,
+    # events rendered per piece of the streamed response. Compare page:
+    # characters of a step's command in the alignment table.
+    "attempt_first_errors": envint("BENCHVIEW_ATTEMPT_FIRST_ERRORS", 5),
+    "attempt_first_failures": envint("BENCHVIEW_ATTEMPT_FIRST_FAILURES", 3),
+    "attempt_events_per_piece": envint("BENCHVIEW_ATTEMPT_EVENTS_PER_PIECE", 500),
+    "compare_step_chars": envint("BENCHVIEW_COMPARE_STEP_CHARS", 160),
     "matrix_tasks_per_page": envint("BENCHVIEW_MATRIX_TASKS_PER_PAGE", 200),
     "api_page_size": envint("BENCHVIEW_API_PAGE_SIZE", 100),
     "api_max_page_size": envint("BENCHVIEW_API_MAX_PAGE_SIZE", 1000),
@@ -303,10 +317,21 @@ BENCHVIEW_LIMITS = {
     # those invalidate at once; 0 turns the cache off), and the largest page kept.
     "page_cache_s": envint("BENCHVIEW_PAGE_CACHE_S", 600),
     "page_cache_max_bytes": envint("BENCHVIEW_PAGE_CACHE_MAX_BYTES", 4 * 1024**2),
-    # Analysis pages: rows per table.
+    # Analysis pages: rows per table; characters of a failed call's command.
     "analysis_max_rows": envint("BENCHVIEW_ANALYSIS_MAX_ROWS", 500),
-    # Admin import: staged uploads older than this are swept.
+    "analysis_command_chars": envint("BENCHVIEW_ANALYSIS_COMMAND_CHARS", 200),
+    # Paired statistics (tie groups, at import): bootstrap cells (resampled rows
+    # × tasks) built at a time, which bounds the memory one computation takes.
+    # The draws do not depend on it; the intervals' last bits may (the sums are
+    # blocked differently), so a change shows as changed rows at the next import.
+    "paired_chunk_cells": envint("BENCHVIEW_PAIRED_CHUNK_CELLS", 2_000_000),
+    # Admin import: staged uploads older than this are swept; bytes of form
+    # fields and multipart framing allowed around the archive (a longer request
+    # cannot hold an acceptable upload and is refused unread).
     "upload_stale_s": envint("BENCHVIEW_UPLOAD_STALE_S", 24 * 3600),
+    "upload_body_overhead_bytes": envint("BENCHVIEW_UPLOAD_BODY_OVERHEAD_BYTES", 64 * 1024),
+    # The import lock: characters of its holder's description kept (who is importing).
+    "import_lock_holder_chars": envint("BENCHVIEW_IMPORT_LOCK_HOLDER_CHARS", 300),
     # Import jobs: how often a running job writes its progress and heartbeat,
     # how long without one before it counts as dead (its worker was killed),
     # how often its page asks for news, and how many jobs the history lists.

@@ -38,7 +38,6 @@ from django.utils import timezone
 from ingest.models import ImportLock
 
 RELEASE_IMPORT = "release-import"
-HOLDER_MAX_CHARS = 300
 
 
 class ImportBusy(Exception):
@@ -58,7 +57,8 @@ class ImportBusy(Exception):
 def import_lock(*, holder: str, name: str = RELEASE_IMPORT) -> Iterator[None]:
     """Hold the import lock for the duration of the block, or raise ImportBusy at once."""
     take = LOCKS.get(connection.vendor, _file_lock)
-    with take(name=name, holder=holder[:HOLDER_MAX_CHARS]):
+    kept = settings.BENCHVIEW_LIMITS["import_lock_holder_chars"]
+    with take(name=name, holder=holder[:kept]):
         yield
 
 

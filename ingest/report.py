@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ingest.plan import ImportPlan
+from leaderboard import formatting
 from trajectories.fidelity import difference_text
 
 
@@ -59,12 +60,6 @@ def finding_text(finding: dict) -> str:
     return f"{finding['differences_total']} difference(s), first: {first}"
 
 
-def format_score(value: float | None) -> str:
-    if value is None:
-        return "-"
-    return f"{value:.4f}".rstrip("0").rstrip(".") if value not in (0, 1) else f"{value:.1f}"
-
-
 def plan_lines(plan: ImportPlan) -> list[str]:
     summary = plan_summary(plan)
     lines = [
@@ -89,8 +84,8 @@ def plan_lines(plan: ImportPlan) -> list[str]:
         )
         for a in plan.disagreements:
             lines.append(
-                f"  {a.model}  {a.task}  {format_score(a.published_score)}  "
-                f"{format_score(a.recomputed_score)}"
+                f"  {a.model}  {a.task}  {formatting.score_exact(a.published_score)}  "
+                f"{formatting.score_exact(a.recomputed_score)}"
             )
     if summary["derived"]:
         lines.append(f"events normalised from transcript.jsonl: {len(summary['derived'])} attempts")

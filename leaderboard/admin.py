@@ -131,6 +131,8 @@ class TaskAdmin(ReadOnlyAdmin):
     list_filter = [ReleasedFilter, "bench", "surface"]
     search_fields = ["slug", "title"]
     list_select_related = ["bench", "batch__bench"]
+    # By name, as people look for them (the model's own ordering is by column).
+    ordering = ["bench__slug", "slug", "pk"]
     inlines = [CheckInline]
 
     def view_on_site(self, obj):
@@ -166,6 +168,8 @@ class AttemptAdmin(ReadOnlyAdmin):
     list_filter = [AttemptTaskStateFilter, "has_detail", "bench", "model__harness"]
     search_fields = ["model__slug", "task__slug"]
     list_select_related = ["bench", "model", "task"]
+    # Models in leaderboard order, then tasks by name (the model's own ordering is by column).
+    ordering = ["bench__slug", "model__rank", "model__slug", "task__slug", "trial", "pk"]
     inlines = [CheckResultInline]
 
     def view_on_site(self, obj):
@@ -183,3 +187,5 @@ class DisagreementAdmin(ReadOnlyAdmin):
     list_filter = ["bench", "source", "field"]
     search_fields = ["model__slug", "task__slug"]
     list_select_related = ["bench", "model", "task"]
+    # By name (the model's own ordering is by column).
+    ordering = ["bench__slug", "model__slug", "task__slug", "source", "field", "pk"]

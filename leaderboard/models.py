@@ -119,7 +119,9 @@ class Model(models.Model):
     objects = ModelQuerySet.as_manager()
 
     class Meta:
-        ordering = ["bench", "rank", "slug", "pk"]
+        # By column: ordering through ``bench`` would join the bench table into
+        # every query of models, grouped and counted ones included.
+        ordering = ["bench_id", "rank", "slug", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["bench", "slug"], name="model_unique_slug"),
             models.CheckConstraint(
@@ -176,7 +178,8 @@ class Task(models.Model):
     objects = TaskQuerySet.as_manager()
 
     class Meta:
-        ordering = ["bench", "slug"]
+        # By column, not through Bench (which would join it into every task query).
+        ordering = ["bench_id", "slug"]
         constraints = [
             models.UniqueConstraint(fields=["bench", "slug"], name="task_unique_slug"),
         ]
@@ -288,7 +291,9 @@ class Attempt(models.Model):
     all_trials = AttemptQuerySet.as_manager()
 
     class Meta:
-        ordering = ["bench", "model", "task", "trial"]
+        # By column: through ``model`` and ``task`` it would join four tables
+        # into every attempt query, grouped and counted ones included.
+        ordering = ["bench_id", "model_id", "task_id", "trial"]
         constraints = [
             models.UniqueConstraint(
                 fields=["model", "task", "trial"], name="attempt_unique_model_task_trial"
@@ -381,7 +386,9 @@ class Disagreement(models.Model):
     recomputed = models.FloatField()
 
     class Meta:
-        ordering = ["bench", "model__slug", "task__slug", "source", "field"]
+        # By column, not through its model and task (a join each per query);
+        # pages that show disagreements order them by slug themselves.
+        ordering = ["bench_id", "model_id", "task_id", "source", "field"]
         constraints = [
             models.UniqueConstraint(
                 fields=["model", "task", "source", "field"],

@@ -17,11 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy
+from django.conf import settings
 
 RESAMPLES = 10_000
 LEVEL = 0.95
-# Resampled rows built at a time (each is one weight per task).
-_CHUNK_CELLS = 2_000_000
 # Differences within this are ties (scores are floats from the same rule).
 TIE = 1e-9
 
@@ -66,7 +65,8 @@ def paired_intervals(
         return []
     rng = _rng(seed)
     means = numpy.empty((resamples, pairs))
-    chunk = max(1, _CHUNK_CELLS // n)
+    # Resampled rows built at a time (each is one weight per task).
+    chunk = max(1, settings.BENCHVIEW_LIMITS["paired_chunk_cells"] // n)
     offsets = None
     for start in range(0, resamples, chunk):
         rows = min(resamples, start + chunk) - start

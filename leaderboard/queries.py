@@ -12,6 +12,7 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, Subquery, TextField
 from django.db.models.functions import Cast, Coalesce
 from django.http import Http404
@@ -29,7 +30,6 @@ from leaderboard.models import (
 from leaderboard.scoring import trials_figure
 from leaderboard.visibility import can_see_staged
 
-HOME_TOP_MODELS = 5
 # How an empty flag list reads as JSON text (SQLite, PostgreSQL).
 NO_FLAGS = frozenset({"[]", "[ ]", None})
 
@@ -46,7 +46,6 @@ def _count_of(queryset, column: str = "bench"):
     return Coalesce(
         Subquery(
             queryset.filter(**{column: OuterRef("pk")})
-            .order_by()
             .values(column)
             .annotate(n=Count("pk"))
             .values("n")
@@ -57,6 +56,7 @@ def _count_of(queryset, column: str = "bench"):
 
 def benches_for_home():
     """Benches with their top models, latest live batch and counts: three queries."""
+    top = settings.BENCHVIEW_LIMITS["home_top_models"]
     return Bench.objects.annotate(
         model_count=_count_of(Model.objects.all()),
         task_count=_count_of(Task.objects.all()),
@@ -65,7 +65,7 @@ def benches_for_home():
         # Sliced prefetches become one windowed query for every bench.
         Prefetch(
             "models",
-            queryset=Model.objects.ranked()[:HOME_TOP_MODELS],
+            queryset=Model.objects.ranked()[:top],
             to_attr="top_models",
         ),
         Prefetch(
@@ -96,7 +96,6 @@ def flag_reasons(models: list[Model]) -> dict[int, FlagReasons]:
     """
     present = dict(
         Attempt.objects.filter(model__in=[m.pk for m in models])
-        .order_by()
         .values("model_id")
         .annotate(n=Count("task_id"))
         .values_list("model_id", "n")
@@ -127,7 +126,6 @@ def disagreements_by_model(bench: Bench) -> dict[int, ModelDisagreements]:
         found[row.model_id].figures.append(row)
     per_attempt = (
         Disagreement.objects.filter(bench=bench, task__isnull=False)
-        .order_by()
         .values("model_id")
         .annotate(n=Count("task_id", distinct=True))
     )
@@ -138,8 +136,13 @@ def disagreements_by_model(bench: Bench) -> dict[int, ModelDisagreements]:
 
 def board_facets(bench: Bench) -> tuple[list[str], list[str]]:
     """Every harness and provider of the bench, for the filter controls: one query."""
+    # Ordered by the distinct columns: the default ordering's columns would
+    # join the SELECT DISTINCT and make every model a pair of its own.
     pairs = list(
-        Model.objects.filter(bench=bench).order_by().values_list("harness", "provider").distinct()
+        Model.objects.filter(bench=bench)
+        .order_by("harness", "provider")
+        .values_list("harness", "provider")
+        .distinct()
     )
     return sorted({h for h, _ in pairs}), sorted({p for _, p in pairs})
 
@@ -201,7 +204,7 @@ def matrix_trials(
     if model_ids is not None:
         rows = rows.filter(model_id__in=model_ids)
     further: dict[tuple[int, int], list[float]] = defaultdict(list)
-    for model_id, task_id, score in rows.order_by().values_list("model_id", "task_id", "score"):
+    for model_id, task_id, score in rows.values_list("model_id", "task_id", "score"):
         further[(model_id, task_id)].append(score)
     found: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
     for (model_id, task_id), scores in further.items():
@@ -229,9 +232,9 @@ def matrix_cells(
     if model_ids is not None:
         attempts = attempts.filter(model_id__in=model_ids)
     # Flags as JSON text and the detail bit as an integer skip Django's
-    # per-row converters.
+    # per-row converters. Ordered as the (task, model) index reads them.
     rows = (
-        attempts.order_by()
+        attempts.order_by("task_id", "model_id")
         .annotate(flags_text=Cast("flags", TextField()), detail=Cast("has_detail", IntegerField()))
         .values_list("model_id", "task_id", "score", "flags_text", "detail")
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db.models import Count, QuerySet, TextField
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Cast
@@ -27,9 +28,6 @@ TOOL_ALIASES: dict[str, str] = {
     "exec_command": "bash",
     "container.exec": "bash",
 }
-
-# Characters of a failed call's command shown beside it.
-COMMAND_CHARS = 200
 
 
 def tool_family(raw: str) -> str:
@@ -64,12 +62,14 @@ def tool_families(found: ToolFailures) -> list[FamilyRow]:
 
 def command_of(value) -> str:
     """A tool call's input as a one-line command: ``command`` (string or
-    argv list) when there is one, else the input as compact JSON."""
+    argv list) when there is one, else the input as compact JSON, cut to
+    ``analysis_command_chars``."""
+    kept = settings.BENCHVIEW_LIMITS["analysis_command_chars"]
     if isinstance(value, str):
         try:
             value = json.loads(value)
         except ValueError:
-            return value[:COMMAND_CHARS]
+            return value[:kept]
     if isinstance(value, dict):
         for key in ("command", "cmd", "pattern", "file_path", "path", "url", "query"):
             if key in value:
@@ -79,7 +79,7 @@ def command_of(value) -> str:
         value = " ".join(value)
     if not isinstance(value, str):
         value = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return value if len(value) <= COMMAND_CHARS else value[: COMMAND_CHARS - 1] + "…"
+    return value if len(value) <= kept else value[: kept - 1] + "…"
 
 
 def failed_calls_of(attempts: QuerySet[Attempt], raw_tools: list[str]) -> QuerySet[Event]:

@@ -1,7 +1,7 @@
 """Reads for the attempt and compare pages: a fixed, small number of queries each.
 
-Event rows are ordered by ``index`` explicitly everywhere: the model's default
-ordering goes through the attempt and would join four tables per event.
+Event rows of one attempt are ordered by ``index`` explicitly: that is their
+order, and the unique (attempt, index) index reads them in it.
 """
 
 from __future__ import annotations
@@ -16,9 +16,6 @@ from django.http import Http404
 
 from leaderboard.models import Attempt, CheckResult, Model, Task
 from trajectories.models import Blob, Event, VendorRequest
-
-# Rows fetched from the database at a time while the page streams.
-EVENT_CHUNK = 1000
 
 EVENT_PAGE_FIELDS = ("index", "type", "ts", "tool", "ok", "exit_code", "doc", "lines")
 
@@ -114,7 +111,7 @@ def page_events(attempt: Attempt, start: int = 0, stop: int | None = None) -> It
             text_length=Length("text"),
             output_length=Length("output"),
         )
-        .iterator(chunk_size=EVENT_CHUNK)
+        .iterator(chunk_size=settings.BENCHVIEW_LIMITS["event_query_chunk_rows"])
     )
 
 
@@ -176,10 +173,8 @@ def vendor_requests(attempt: Attempt) -> list[VendorRequest]:
 def endpoint_counts(attempts: list[Attempt]) -> dict[int, Counter]:
     """Per attempt: how often each (vendor, direction, method, path) was called; one query."""
     counts: dict[int, Counter] = {a.pk: Counter() for a in attempts}
-    rows = (
-        VendorRequest.objects.filter(attempt__in=attempts)
-        .order_by()
-        .values_list("attempt_id", "vendor", "direction", "method", "path")
+    rows = VendorRequest.objects.filter(attempt__in=attempts).values_list(
+        "attempt_id", "vendor", "direction", "method", "path"
     )
     for attempt_id, vendor, direction, method, path in rows:
         counts[attempt_id][(vendor, direction, method, path)] += 1

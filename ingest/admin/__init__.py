@@ -21,6 +21,7 @@ from ingest.admin import job_views, views
 from ingest.admin.publishing import batch_publish_recorded
 from ingest.jobs import jobs_reap
 from ingest.models import ImportJob, ImportLock, ImportRecord
+from leaderboard import formatting
 from leaderboard.admin import BatchAdmin, BenchAdmin, ReadOnlyAdmin, is_staff
 from leaderboard.models import Batch, Bench
 
@@ -98,7 +99,7 @@ class ImportRecordAdmin(ReadOnlyAdmin):
 
     @admin.display(description="duration", ordering="duration_s")
     def duration(self, obj) -> str:
-        return f"{obj.duration_s:.1f} s"
+        return formatting.elapsed(obj.duration_s)
 
     @admin.display(description="summary")
     def summary_json(self, obj) -> str:

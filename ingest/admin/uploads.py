@@ -19,9 +19,6 @@ from django.utils.text import get_valid_filename
 from ingest.admin.staging import Staged
 
 FIELD = "archive"
-# Form fields and multipart framing around the file: a request longer than the
-# limit plus this cannot hold an acceptable upload and is refused unread.
-BODY_OVERHEAD_BYTES = 64 * 1024
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
@@ -60,7 +57,7 @@ class ReleaseUploadHandler(FileUploadHandler):
         if self.written > self.max_bytes:
             self.too_large = True
             self.upload_interrupted()
-            # The rest of the body is at most BODY_OVERHEAD_BYTES (checked before
+            # The rest of the body is at most upload_body_overhead_bytes (checked before
             # parsing), so reading it out keeps the connection usable.
             raise StopUpload(connection_reset=False)
         self.file.write(raw_data)

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from ingest.admin import import_dir
 from ingest.admin.services import preview_release
 from ingest.admin.staging import Staged, sweep_stale
-from ingest.admin.uploads import BODY_OVERHEAD_BYTES, ReleaseUploadHandler
+from ingest.admin.uploads import ReleaseUploadHandler
 from ingest.forms import ApplyForm, ServerPickForm, UploadForm
 from ingest.jobs import job_enqueue
 from ingest.models import ImportRecord
@@ -58,7 +58,8 @@ def import_upload(request, *, model_admin):
         return HttpResponseNotAllowed(["POST"])
     sweep_stale()
     limit = settings.BENCHVIEW_LIMITS["upload_max_bytes"]
-    if _content_length(request) > limit + BODY_OVERHEAD_BYTES:
+    overhead = settings.BENCHVIEW_LIMITS["upload_body_overhead_bytes"]
+    if _content_length(request) > limit + overhead:
         # Refused unread: nothing of it reaches the disk.
         return _start_page(request, model_admin, upload_error=_too_large(limit), status=413)
     staged = Staged.create()
@@ -266,8 +267,7 @@ def _delta(change: dict) -> str:
     old, new = change["old_score"], change["new_score"]
     if old is None or new is None:
         return ""
-    delta = new - old
-    return "±0" if abs(delta) < 5e-5 else f"{delta:+.4f}".replace("-", "\u2212")
+    return formatting.signed_exact(new - old)
 
 
 def batch_rows(bench: Bench) -> list:

@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from ingest.imports import Outcome, RecordedImport
 from ingest.report import plan_lines
+from leaderboard import formatting
 
 
 def report_import(command: BaseCommand, done: RecordedImport, *, started: float, noop: str) -> None:
@@ -39,9 +40,10 @@ def report_import(command: BaseCommand, done: RecordedImport, *, started: float,
             f"removed {result.blobs_removed} patch, transcript or ticket file(s) "
             "that no attempt refers to any more"
         )
+    took = formatting.elapsed(time.monotonic() - started)
     command.stdout.write(
         command.style.SUCCESS(
             f"imported {result.bench.slug} revision {result.bench.revision}: "
-            f"{result.written_attempts} attempt(s) written in {time.monotonic() - started:.1f}s"
+            f"{result.written_attempts} attempt(s) written in {took}"
         )
     )

@@ -13,23 +13,19 @@ from collections.abc import Sequence
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from leaderboard.formatting import score, usd
+from leaderboard.formatting import plural, score, usd
 from leaderboard.models import Model
 from leaderboard.queries import FlagReasons, ModelDisagreements
 from leaderboard.render.svg import ci_whisker
 from leaderboard.templatetags.board import heat_class, pass_rate
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def flag_reason_text(reasons: FlagReasons) -> str:
     parts = []
     if reasons.missing_verdict:
-        parts.append(_plural(reasons.missing_verdict, "missing verdict"))
+        parts.append(plural(reasons.missing_verdict, "missing verdict"))
     if reasons.missing_attempt:
-        parts.append(_plural(reasons.missing_attempt, "missing attempt"))
+        parts.append(plural(reasons.missing_attempt, "missing attempt"))
     return ", ".join(parts)
 
 
@@ -41,7 +37,7 @@ def disagreement_text(found: ModelDisagreements) -> str:
     if found.attempts:
         verb = "differs" if found.attempts == 1 else "differ"
         parts.append(
-            f"{_plural(found.attempts, 'attempt score')} {verb} from summary.json or matrix.json."
+            f"{plural(found.attempts, 'attempt score')} {verb} from summary.json or matrix.json."
         )
     return " ".join(parts)
 
@@ -89,7 +85,7 @@ def board_row(
             cells.append('<td class="num">–</td>')
             continue
         value = entry.get("score", 0.0)
-        tasks = _plural(entry.get("tasks", 0), "task")
+        tasks = plural(entry.get("tasks", 0), "task")
         cells.append(
             f'<td class="num"><span class="heat-chip {heat_class(value)}" '
             f'title="{escape(surface)}: {tasks}">{score(value, percent)}</span></td>'

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from leaderboard.formatting import score
 from leaderboard.queries import CELL_DETAIL, CELL_SCORE, MatrixTask, cell_flags
 from leaderboard.templatetags.board import heat_class, pass_rate
 
@@ -65,7 +66,7 @@ def matrix_body(
     for row in rows:
         slug = escape(row.slug)
         attempt_prefix = escape(_address_prefix("attempt", bench, row.slug))
-        shown = escape(pass_rate(row)) if percent else f"{row.score:.3f}"
+        shown = escape(pass_rate(row)) if percent else score(row.score)
         out.append(
             f'<tr><th scope="row" class="m-name">'
             f'<a href="{model_prefix}{slug}/">{escape(row.display_name)}</a>'
@@ -97,7 +98,7 @@ def matrix_body(
             # 20,000-cell page small.
             if flags:
                 classes = f"{_HEAT[shown]} flagged"
-                tip = f"{value:.3f} · " + escape(", ".join(flags))
+                tip = f"{score(value)} · " + escape(", ".join(flags))
             else:
                 classes, tip = _HEAT[shown], ""
             if not released:
@@ -115,7 +116,7 @@ def matrix_body(
             else:
                 # Staged (staff only), or released without an attempt folder.
                 why = "detail not public" if not visible else "no attempt folder"
-                tip = f"{tip} · {why}" if tip else f"{value:.3f} · {why}"
+                tip = f"{tip} · {why}" if tip else f"{score(value)} · {why}"
                 out.append(f'<td class="{classes} no-detail" title="{tip}">{shown}</td>')
         out.append("</tr>")
     return mark_safe("".join(out))  # noqa: S308 - every piece escaped above

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from leaderboard import formatting
 from leaderboard.scoring import TOLERANCE
 
 
@@ -51,10 +52,6 @@ def nice_ticks(high: float, count: int = 5) -> list[float]:
     return ticks
 
 
-def _money(value: float) -> str:
-    return f"${value:,.0f}" if value >= 100 else f"${value:,.2f}".rstrip("0").rstrip(".")
-
-
 # Plot geometry in SVG user units; the SVG scales to its container.
 _W, _H = 760, 380
 _LEFT, _RIGHT, _TOP, _BOTTOM = 56, 24, 16, 48
@@ -81,7 +78,7 @@ def score_cost_chart(
     on_frontier = {p.key for p in frontier}
     parts: list[str] = []
     for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
-        label = f"{tick * 100:.0f}%" if percent else f"{tick:.2f}"
+        label = formatting.score_tick(tick, percent)
         parts.append(
             format_html(
                 '<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/>'
@@ -90,11 +87,12 @@ def score_cost_chart(
             )
         )  # fmt: skip
     for tick in x_ticks:
+        cost = formatting.usd_tick(tick)
         parts.append(
             format_html(
                 '<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/>'
                 '<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>',
-                x(tick), x(tick), _TOP, _TOP + plot_h, x(tick), _TOP + plot_h + 18, _money(tick),
+                x(tick), x(tick), _TOP, _TOP + plot_h, x(tick), _TOP + plot_h + 18, cost,
             )
         )  # fmt: skip
     parts.append(
@@ -121,8 +119,8 @@ def score_cost_chart(
     )
     # Dominated models first so frontier dots are drawn on top.
     for point in sorted(points, key=lambda p: (p.key in on_frontier, p.key)):
-        shown = f"{point.score * 100:.1f}%" if percent else f"{point.score:.3f}"
-        tip = f"{point.label}: {shown}, {_money(point.cost)}"
+        shown = formatting.score(point.score, percent)
+        tip = f"{point.label}: {shown}, {formatting.usd_tick(point.cost)}"
         css = "dot on-frontier" if point.key in on_frontier else "dot"
         label = ""
         if point.key in labels:
@@ -228,7 +226,7 @@ def surface_bars(rows: Sequence[tuple[str, float, str]], *, percent: bool = Fals
                 (
                     label,
                     f"{max(0.0, min(score, 1.0)) * 100:.1f}",
-                    f"{score * 100:.1f}%" if percent else f"{score:.3f}",
+                    formatting.score(score, percent),
                     detail,
                 )
                 for label, score, detail in rows

@@ -87,7 +87,8 @@ def board(request, bench: str):
     # Models whose released attempts report a cost; the others' cost is unknown.
     costed = set(
         Attempt.objects.filter(bench=bench, has_detail=True, cost_usd__gt=0)
-        .order_by()
+        # By the distinct column alone: the default ordering's would join the DISTINCT.
+        .order_by("model_id")
         .values_list("model_id", flat=True)
         .distinct()
     )

@@ -4,21 +4,23 @@ Query parameters (all optional, so a filtered view is a link):
 ``surface`` and ``harness`` (repeatable), ``model`` and ``task`` (repeatable
 slugs), ``released=1`` (released tasks only), ``sort`` (a key of ``SORTS``)
 and ``page`` (task columns are paged, ``matrix_tasks_per_page`` at a time).
+``leaderboard.forms.MatrixQuery`` reads them; a value it cannot read is its default.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
 
 from django.conf import settings
+from django.core.paginator import Paginator
 from django.shortcuts import render
 
 from leaderboard import queries
+from leaderboard.forms import MatrixQuery
 from leaderboard.models import Model
 from leaderboard.queries import MatrixTask
 from leaderboard.render import download
@@ -71,24 +73,13 @@ def surface_figures(by_surface: dict, surfaces: list[str]) -> dict:
     }
 
 
-def _page_number(raw: str, pages: int) -> int:
-    try:
-        number = int(raw)
-    except ValueError:
-        return 1
-    return min(max(number, 1), pages)
-
-
 def matrix(request, bench: str):
     bench = queries.bench_or_404(bench)
-    surfaces = request.GET.getlist("surface")
-    harnesses = request.GET.getlist("harness")
-    model_slugs = request.GET.getlist("model")
-    task_slugs = request.GET.getlist("task")
-    released_only = request.GET.get("released") == "1"
-    sort_name = request.GET.get("sort", "")
-    sort = SORTS.get(sort_name) or SORTS[DEFAULT_SORT]
-    sort_name = sort_name if sort_name in SORTS else DEFAULT_SORT
+    wanted = MatrixQuery(request.GET, sorts=list(SORTS), default_sort=DEFAULT_SORT).values()
+    surfaces, harnesses = wanted["surface"], wanted["harness"]
+    model_slugs, task_slugs = wanted["model"], wanted["task"]
+    released_only, sort_name = wanted["released"], wanted["sort"]
+    sort = SORTS[sort_name]
 
     all_tasks = queries.matrix_tasks(bench, request.user)
     tasks = [
@@ -136,10 +127,10 @@ def matrix(request, bench: str):
     else:
         rows.sort(key=sort.rows)
 
-    per_page = settings.BENCHVIEW_LIMITS["matrix_tasks_per_page"]
-    pages = max(1, math.ceil(len(tasks) / per_page))
-    page = _page_number(request.GET.get("page", "1"), pages)
-    columns = tasks[(page - 1) * per_page : page * per_page]
+    paginator = Paginator(tasks, settings.BENCHVIEW_LIMITS["matrix_tasks_per_page"])
+    # Past the last page is the last page (get_page); the form made it at least 1.
+    page = paginator.get_page(wanted["page"])
+    columns = list(page.object_list)
     model_filter = [r.pk for r in rows] if (harnesses or model_slugs) else None
     cells = queries.matrix_cells(bench, task_ids=[t.pk for t in columns], model_ids=model_filter)
     # Only a bench whose models ran some task several times asks for trials.
@@ -190,11 +181,11 @@ def matrix(request, bench: str):
             "released_only": released_only,
             "sort_name": sort_name,
             "sorts": SORTS,
-            "page": page,
-            "pages": pages,
-            "page_numbers": range(1, pages + 1),
-            "first_task": (page - 1) * per_page + 1 if columns else 0,
-            "last_task": (page - 1) * per_page + len(columns),
-            "task_count": len(tasks),
+            "page": page.number,
+            "pages": paginator.num_pages,
+            "page_numbers": paginator.page_range,
+            "first_task": page.start_index(),
+            "last_task": page.end_index(),
+            "task_count": paginator.count,
         },
     )

@@ -192,6 +192,27 @@ def test_task_columns_are_paged_by_the_configured_page_size(client, bench, setti
     assert columns(matrix(client, bench, sort="task", page="x")) == pages[0]
 
 
+@pytest.mark.parametrize("value", ["0", "-3", "2.0", "²", "", " ", "1" * 5000, "\x00"])
+def test_a_page_int_cannot_read_or_below_one_is_the_first_page(client, bench, settings, value):
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "matrix_tasks_per_page": 5}
+    first = columns(matrix(client, bench, sort="task"))
+    html = matrix(client, bench, sort="task", page=value)
+    assert columns(html) == first
+    assert "tasks 1–5 of 14" in html
+
+
+def test_values_the_form_cannot_read_fall_back_to_the_defaults(client, bench):
+    plain = matrix(client, bench)
+    # Only released=1 narrows to released tasks; another value is ignored, as is
+    # an unknown sort, and the last of repeated single values counts.
+    assert columns(matrix(client, bench, released="yes", sort="")) == columns(plain)
+    url = reverse("matrix", args=[bench.slug])
+    html = client.get(url + "?sort=task&sort=bogus&released=1&released=no").content.decode()
+    assert columns(html) == columns(plain) and rows(html) == rows(plain)
+    # Filters keep any value: one that names nothing matches nothing.
+    assert "No cell matches these filters." in matrix(client, bench, model="no-such-model")
+
+
 def test_a_filter_matching_nothing_says_so(client, bench):
     html = matrix(client, bench, surface="no-such-surface")
     assert "No cell matches these filters." in html

@@ -77,9 +77,7 @@ def _visibility(request, task: Task) -> bool | None:
 @mirror_view
 def task(request, bench, task):
     state = _state(bench)
-    row = (
-        Task.objects.select_related("batch").filter(bench_id=state.pk, slug=task).order_by().first()
-    )
+    row = Task.objects.select_related("batch").filter(bench_id=state.pk, slug=task).first()
     if row is None:
         raise Http404("no such task")
     private = _visibility(request, row)
@@ -112,9 +110,6 @@ def attempt_file(request, bench, model, task, filename, trial: int | None = None
         Attempt.all_trials.released()
         .select_related("task__batch", "evidence")
         .filter(bench__slug=bench, model__slug=model, task__slug=task, trial=trial or 0)
-        # No ordering: at most one row matches, and the default ordering joins
-        # every related table just to sort it.
-        .order_by()
         .first()
     )
     if attempt is None:

@@ -13,19 +13,12 @@ from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
 
+from leaderboard import formatting
 from trajectories.render.transcript_html import line_href
 
 
 def esc(value: Any) -> str:
     return _escape(str(value), quote=True)
-
-
-def _chars(n: int) -> str:
-    if n >= 1_000_000:
-        return f"{n / 1_000_000:.1f}M"
-    if n >= 1_000:
-        return f"{n / 1_000:.1f}k"
-    return str(n)
 
 
 def _status(e: dict) -> str:
@@ -55,7 +48,7 @@ def _meta(e: dict) -> str:
 
 
 def _full_link(url: str, label: str, length: int) -> str:
-    return f'<a class="full" href="{url}">{label} ({_chars(length)} characters)</a>'
+    return f'<a class="full" href="{url}">{label} ({formatting.chars(length)} characters)</a>'
 
 
 def _lines_link(lines: list[int] | None, transcript_url: str) -> str:
@@ -98,7 +91,7 @@ def render_event(e: dict, event_url: str, transcript_url: str = "") -> str:
         if e["text_cut"]:
             text += _full_link(full_url, "Full text", e["text_length"])
         if e["kind"] == "reasoning":
-            summary = f"Reasoning ({_chars(e['text_length'])} characters)"
+            summary = f"Reasoning ({formatting.chars(e['text_length'])} characters)"
             text = f'<details class="ev-body"><summary>{summary}</summary>{text}</details>'
         out.append(text)
     if e.get("command") is not None:

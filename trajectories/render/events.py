@@ -12,7 +12,9 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
-from leaderboard import jsonsafe
+from django.conf import settings
+
+from leaderboard import formatting, jsonsafe
 from trajectories.render.json import pretty_preview
 from trajectories.render.text import cut, visible
 
@@ -31,8 +33,6 @@ _SHOWN_KEYS = {
     "duration_ms",
     "source",
 }
-# How many failures per tool the summary links to.
-FIRST_FAILURES = 3
 
 
 def _parse_ts(ts: str) -> datetime | None:
@@ -40,13 +40,6 @@ def _parse_ts(ts: str) -> datetime | None:
         return datetime.fromisoformat(ts.replace("Z", "+00:00"))
     except (ValueError, AttributeError):
         return None
-
-
-def _elapsed(seconds: float) -> str:
-    whole = int(seconds)
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"+{hours}:{minutes:02d}:{secs:02d}" if hours else f"+{minutes}:{secs:02d}"
 
 
 def type_class(event_type: str) -> str:
@@ -89,7 +82,7 @@ def event_view(row: dict, *, start: datetime | None, limits: dict) -> dict[str, 
     if start is not None and row["ts"]:
         moment = _parse_ts(row["ts"])
         if moment is not None:
-            view["elapsed"] = _elapsed((moment - start).total_seconds())
+            view["elapsed"] = formatting.offset((moment - start).total_seconds())
     text = row["text_preview"]
     if text is not None:
         view["text"] = visible(text[:preview])
@@ -153,13 +146,14 @@ def tool_summary(
 
     ``problems`` are ``(index, type, tool, ok)`` rows from ``queries.problem_events``.
     """
+    first_failures = settings.BENCHVIEW_LIMITS["attempt_first_failures"]
     firsts: dict[str, list[int]] = defaultdict(list)
     never: dict[str, list[int]] = defaultdict(list)
     for index, event_type, tool, ok in problems:
         if event_type != "tool_call":
             continue
         found = firsts if ok is False else never
-        if len(found[tool]) < FIRST_FAILURES:
+        if len(found[tool]) < first_failures:
             found[tool].append(index)
     return [
         {

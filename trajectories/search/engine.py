@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db.models import Count, Exists, F, OuterRef, QuerySet, Window
 from django.db.models.functions import Lower, RowNumber
 
+from leaderboard import formatting
 from leaderboard.models import Attempt, Bench, CheckResult
 from trajectories.models import Event
 from trajectories.search import backends, snippets
@@ -84,7 +85,7 @@ def matching_events(
         events = events.filter(exit_code__in=[int(v) for v in f["exit"]])
     if query.terms or query.excluded:
         events = events.filter(backends.text_condition(query.terms, query.excluded))
-    return events.order_by()
+    return events
 
 
 @dataclass
@@ -93,7 +94,7 @@ class Tally:
     capped: bool  # the true figure is larger
 
     def __str__(self) -> str:
-        return f"{self.value:,}+" if self.capped else f"{self.value:,}"
+        return formatting.count_capped(self.value, self.capped)
 
 
 @dataclass(frozen=True)
@@ -213,9 +214,12 @@ def tally(
     events: QuerySet[Event], within: Scope, cap: int
 ) -> tuple[Tally, Tally, dict[str, list[Facet]], list[int]]:
     """Matches, attempts holding them, facets by model, tool (normalised) and
-    task, and the attempts seen, counted over the first ``cap`` + 1 matches:
-    one query."""
-    sample = events.values("attempt_id", "tool")[: cap + 1]
+    task, and the attempts seen, counted over the first ``cap`` + 1 matches
+    the database finds: one query."""
+    # Any cap + 1 matches will do, so they are not put in (attempt, index)
+    # order: unordered, the database stops at the cap in whatever scan is
+    # cheapest, instead of walking the index or sorting every match first.
+    sample = events.order_by().values("attempt_id", "tool")[: cap + 1]
     counts: Counter = Counter(sample.values_list("attempt_id", "tool"))
     about = {pk: rest for pk, *rest in within.rows}
     models: Counter = Counter()

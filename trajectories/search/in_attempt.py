@@ -22,10 +22,8 @@ from django.db.models.functions import Greatest, Lower, StrIndex, Substr
 
 from leaderboard.models import Attempt
 from trajectories.models import Event
+from trajectories.search.snippets import snippet_window
 
-# Characters of context shown before a hit, and the snippet's length.
-SNIPPET_BEFORE = 60
-SNIPPET_CHARS = 240
 LARGE_FIELDS = ("text", "output")
 ROW_FIELDS = ("index", "type", "tool")
 
@@ -48,11 +46,12 @@ def search_events(attempt: Attempt, q: str) -> tuple[list[dict], bool]:
 
 
 def _snippet(field: str, needle: str) -> dict:
+    before, length = snippet_window()
     hit = StrIndex(Lower(field), Lower(Value(needle)))
-    start = Greatest(F(f"{field}_hit") - SNIPPET_BEFORE, Value(1), output_field=IntegerField())
+    start = Greatest(F(f"{field}_hit") - before, Value(1), output_field=IntegerField())
     return {
         f"{field}_hit": hit,
-        f"{field}_snippet": Substr(field, start, SNIPPET_CHARS),
+        f"{field}_snippet": Substr(field, start, length),
         f"{field}_start": start,
     }
 
@@ -109,20 +108,21 @@ def _scan(pieces: Iterator[str], needle: str) -> tuple[int, int, str] | None:
     the current piece and a tail of the one before are held: the tail is long
     enough for a hit across the boundary and for the context before it.
     """
-    keep = len(needle) - 1 + SNIPPET_BEFORE
+    before, length = snippet_window()
+    keep = len(needle) - 1 + before
     consumed = 0  # characters dropped from the front of ``window``
     window = ""
     for piece in pieces:
         window += piece
         at = window.lower().find(needle)
         if at >= 0:
-            rel = max(at - SNIPPET_BEFORE, 0)
-            while len(window) < rel + SNIPPET_CHARS:  # the snippet's end is in later pieces
+            rel = max(at - before, 0)
+            while len(window) < rel + length:  # the snippet's end is in later pieces
                 more = next(pieces, None)
                 if more is None:
                     break
                 window += more
-            return consumed + at + 1, consumed + rel + 1, window[rel : rel + SNIPPET_CHARS]
+            return consumed + at + 1, consumed + rel + 1, window[rel : rel + length]
         if len(window) > keep:
             consumed += len(window) - keep
             window = window[-keep:]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db.models import F, IntegerField, TextField, Value
 from django.db.models.fields.json import KT
 from django.db.models.functions import Greatest, Lower, StrIndex, Substr
@@ -19,12 +20,15 @@ from django.utils.safestring import SafeString, mark_safe
 
 from trajectories.render.text import visible
 
-# Characters shown before the first hit, and a snippet's length.
-BEFORE = 60
-LENGTH = 240
 # The event fields a snippet may come from, in the order they are preferred.
 FIELDS = ("output", "text", "input")
 _ENTITY = re.compile(r"(&[#\w]+;)")
+
+
+def snippet_window() -> tuple[int, int]:
+    """Characters shown before a hit, and a snippet's length (both searches)."""
+    limits = settings.BENCHVIEW_LIMITS
+    return limits["search_snippet_before_chars"], limits["search_snippet_chars"]
 
 
 def annotations(needle: str | None) -> dict:
@@ -32,17 +36,18 @@ def annotations(needle: str | None) -> dict:
     occurrence of ``needle`` (``<field>_snippet``), where it starts and where
     ``needle`` is (``_start``, ``_hit``: 0 when absent). Without a needle,
     each field's beginning."""
+    before, length = snippet_window()
     found = {}
     for name in FIELDS:
         source = KT("doc__input") if name == "input" else F(name)
         if not needle:
-            found[f"{name}_snippet"] = Substr(source, 1, LENGTH, output_field=TextField())
+            found[f"{name}_snippet"] = Substr(source, 1, length, output_field=TextField())
             continue
         hit = StrIndex(Lower(source), Lower(Value(needle)))
-        start = Greatest(hit - BEFORE, Value(1), output_field=IntegerField())
+        start = Greatest(hit - before, Value(1), output_field=IntegerField())
         found[f"{name}_hit"] = hit
         found[f"{name}_start"] = start
-        found[f"{name}_snippet"] = Substr(source, start, LENGTH, output_field=TextField())
+        found[f"{name}_snippet"] = Substr(source, start, length, output_field=TextField())
     return found
 
 

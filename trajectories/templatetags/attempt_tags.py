@@ -12,26 +12,15 @@ from trajectories.render.transcript_html import line_href
 register = template.Library()
 
 
-# The scoreboard's formats, under the names these templates use.
-register.filter("score3", formatting.score)
+# The scoreboard's formats, under the names the ``board`` library gives them.
+register.filter("score", formatting.score)
 register.filter("usd", formatting.usd)
 register.filter("cost", formatting.cost)
 register.filter("count", formatting.count)
+register.filter("duration", formatting.duration)
+register.filter("chars", formatting.chars)
 # {{ transcript_url|line_href:n }}: line n on the transcript page that holds it.
 register.filter("line_href", line_href)
-register.filter("seconds", formatting.duration)
-
-
-@register.filter
-def chars(value: int | None) -> str:
-    """A length in characters, short: 1234 -> "1.2k", 5242880 -> "5.2M"."""
-    if value is None:
-        return formatting.DASH
-    if value >= 1_000_000:
-        return f"{value / 1_000_000:.1f}M"
-    if value >= 1_000:
-        return f"{value / 1_000:.1f}k"
-    return str(value)
 
 
 @register.filter

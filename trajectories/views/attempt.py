@@ -30,13 +30,9 @@ from trajectories.search.in_attempt import search_events
 from trajectories.views.event_slice import slice_ranges
 
 PATCH_VIEWS = ("unified", "split")
-# How many error events the summary links to.
-FIRST_ERRORS = 5
 # Where the events go in the rendered template. Page text never contains it:
 # every value from a release is escaped, so it cannot hold a raw "<!--".
 EVENTS_MARK = "<!--benchview:events-->"
-# Events rendered per piece of the streamed response.
-EVENTS_PER_PIECE = 500
 
 
 def attempt(request, bench: str, model: str, task: str, trial: int | None = None):
@@ -76,7 +72,7 @@ def attempt(request, bench: str, model: str, task: str, trial: int | None = None
             "tools": tool_summary(
                 problems, evidence.tool_calls_by_tool, evidence.failed_tool_calls_by_tool
             ),
-            "errors": [p[0] for p in problems if p[1] == "error"][:FIRST_ERRORS],
+            "errors": [p[0] for p in problems if p[1] == "error"][: limits["attempt_first_errors"]],
             "q": q,
             "search": search_events(found, q) if q else None,
             "patch": _patch(evidence, limits),
@@ -116,7 +112,8 @@ def _pieces(
     head: str, views: Iterator[dict], event_url: str, transcript_url: str, tail: str
 ) -> Iterator[str]:
     yield head
-    while batch := list(islice(views, EVENTS_PER_PIECE)):
+    per_piece = settings.BENCHVIEW_LIMITS["attempt_events_per_piece"]
+    while batch := list(islice(views, per_piece)):
         yield render_events(batch, event_url, transcript_url)
     yield tail
 

@@ -13,9 +13,6 @@ from trajectories import comparison, queries
 from trajectories.render.diff import compare_texts, parse_patch
 from trajectories.render.text import cut, visible
 
-# Characters of a step's command shown in the alignment table.
-STEP_CHARS = 160
-
 
 def compare(request, bench: str, task: str, model_a: str, model_b: str):
     if model_a == model_b:
@@ -132,7 +129,7 @@ def _steps(rows: list[dict]) -> list[dict]:
 
 def _step(row: dict, doc: dict, cwd: str) -> dict:
     kind, subject = comparison.normalised_step(row["tool"], doc.get("input"), cwd)
-    shown, was_cut = cut(visible(subject), STEP_CHARS)
+    shown, was_cut = cut(visible(subject), settings.BENCHVIEW_LIMITS["compare_step_chars"])
     result = doc.get("result")
     return {
         "key": (kind, subject),

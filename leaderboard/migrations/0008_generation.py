@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leaderboard', '0006_attempt_trials'),
+        ('leaderboard', '0007_column_orderings_everywhere'),
     ]
 
     operations = [
