@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from functools import lru_cache
+from io import BytesIO
+from operator import attrgetter
 from typing import Any
 
 import orjson
@@ -21,6 +23,7 @@ from trajectories.normalise import Normalised, Unmapped
 # A run that was killed mid-write leaves a last line without its newline: it is
 # still a line. "\r\n" endings are tolerated.
 _CR = b"\r"
+_LF = b"\n"
 
 
 def split_lines(data: bytes) -> list[bytes]:
@@ -54,11 +57,18 @@ def read_lines(data: bytes, out: Builder) -> Iterator[tuple[int, dict[str, Any]]
     ``out.skip`` with the reason; they never stop the reading.
     """
     loads, decode_error = orjson.loads, orjson.JSONDecodeError
-    for number, raw in enumerate(split_lines(data), 1):
+    # BytesIO hands out the lines one at a time, found with memchr: cheaper
+    # than bytes.split (which tests every byte in turn and holds a copy of
+    # the whole file as line objects). A line keeps its "\n", which orjson
+    # reads as trailing whitespace; the lines it cannot read lose it below,
+    # so they are the same lines split_lines gives.
+    for number, raw in enumerate(BytesIO(data), 1):
         # The common case first, with nothing in its way: a line orjson reads.
         try:
             obj = loads(raw)
         except decode_error:
+            if raw.endswith(_LF):
+                raw = raw[:-1]
             if raw.endswith(_CR):
                 raw = raw[:-1]
             if not raw.strip():
@@ -83,30 +93,39 @@ class Builder:
         self.sources: list[list[int]] = []
         self.unmapped: list[Unmapped] = []
         self.meta: dict[str, Any] = {}
+        # Lines are read in order, so an event's source lines come ascending;
+        # only when one did not is there anything for done() to sort.
+        self._unsorted = False
 
-    def add(self, event: dict[str, Any], line: int, *more: int) -> dict[str, Any]:
+    def add(self, event: dict[str, Any], line: int) -> dict[str, Any]:
         """Append an event (``index`` is set here) and return it for later filling."""
         events = self.events
         event["index"] = len(events)
         events.append(event)
-        self.sources.append([line, *more] if more else [line])
+        self.sources.append([line])
         return event
 
     def source(self, event: dict[str, Any], line: int) -> None:
         """Record one more line an already added event came from."""
         lines = self.sources[event["index"]]
         if line not in lines:
+            if line < lines[-1]:
+                self._unsorted = True
             lines.append(line)
 
     def skip(self, line: int, reason: str) -> None:
         self.unmapped.append(Unmapped(line, reason))
 
     def done(self) -> Normalised:
-        for lines in self.sources:
-            if len(lines) > 1:
-                lines.sort()
-        self.unmapped.sort(key=lambda u: u.line)
+        if self._unsorted:
+            for lines in self.sources:
+                if len(lines) > 1:
+                    lines.sort()
+        self.unmapped.sort(key=_LINE)
         return Normalised(self.format, self.events, self.sources, self.unmapped, self.meta)
+
+
+_LINE = attrgetter("line")
 
 
 # Fields v1 requires even when null (a call that never returned, a tool with no input).
@@ -197,22 +216,48 @@ def block_text(content: Any) -> str:
 
 _ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$")
 _ISO_MATCH = _ISO.match
+_WHOLE_SECOND = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d").fullmatch
+# "000" … "999" → 0 … 999: reads a stamp's milliseconds and checks they are
+# ASCII digits in one look-up (int() and isdigit() cost more than the line's JSON).
+_MILLIS = {f"{n:03d}": n for n in range(1000)}
+# 0 … 999 → ".000Z" … ".999Z", the tail of a stamp written from epoch milliseconds.
+_MILLIS_TAIL = tuple(f".{n:03d}Z" for n in range(1000))
+
+# The stamp functions run on nearly every line. The usual shape,
+# "YYYY-MM-DDTHH:MM:SS.mmmZ", is handled by parts: the milliseconds by table,
+# the whole seconds through a cache (a run's stamps share their seconds).
+# Every other shape takes the general path, so the answers are the same.
 
 
 def iso_ts(value: Any) -> str | None:
     """``value`` if it is an RFC 3339 timestamp, else None (trimmed or odd stamps)."""
+    if (
+        type(value) is str
+        and len(value) == 24
+        and value[23] == "Z"
+        and value[19] == "."
+        and value[20:23] in _MILLIS
+        and _whole_second_ok(value[:19])
+    ):
+        return value
     if isinstance(value, str) and _ISO_MATCH(value):
         return value
     return None
 
 
+@lru_cache(maxsize=4096)
+def _whole_second_ok(value: str) -> bool:
+    return _WHOLE_SECOND(value) is not None
+
+
 def ms_ts(value: Any) -> str | None:
     """Epoch milliseconds as an RFC 3339 UTC stamp with milliseconds."""
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**45:
+    if type(value) is not int and (not isinstance(value, int) or isinstance(value, bool)):
         return None
-    # Whole seconds and milliseconds apart (a float of ms / 1000 can round
-    # down); a run's stamps share their seconds, so those are cached.
-    return f"{_second(value // 1000)}.{value % 1000:03d}Z"
+    if not 0 <= value < 2**45:
+        return None
+    # Whole seconds and milliseconds apart (a float of ms / 1000 can round down).
+    return _second(value // 1000) + _MILLIS_TAIL[value % 1000]
 
 
 @lru_cache(maxsize=4096)
@@ -224,15 +269,17 @@ def ts_ms(value: str | None) -> int | None:
     """Milliseconds since the epoch of an RFC 3339 stamp (for durations)."""
     if value is None:
         return None
-    # The usual shape, "YYYY-MM-DDTHH:MM:SS.mmmZ": its whole seconds are parsed
-    # once (a run's stamps share them) and the milliseconds added; the same
-    # number the general parse below gives.
-    if len(value) == 24 and value[23] == "Z" and value[19] == "." and value[20:23].isascii():
-        ms = value[20:23]
-        if ms.isdigit():
-            seconds = _epoch_ms(value[:19] + "Z")
-            return None if seconds is None else seconds + int(ms)
+    if len(value) == 24 and value[23] == "Z" and value[19] == ".":
+        ms = _MILLIS.get(value[20:23])
+        if ms is not None:
+            seconds = _whole_second_ms(value[:19])
+            return None if seconds is None else seconds + ms
     return _epoch_ms(value)
+
+
+@lru_cache(maxsize=4096)
+def _whole_second_ms(value: str) -> int | None:
+    return _epoch_ms(value + "Z")
 
 
 @lru_cache(maxsize=4096)
