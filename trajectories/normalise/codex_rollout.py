@@ -79,8 +79,10 @@ class _Rollout:
 
     def item(self, number: int, item: dict[str, Any], ts: str | None) -> None:
         out = self.out
-        kind = as_text(item.get("type"))
-        if kind in ("message", "agent_message"):
+        kind = item.get("type")
+        if type(kind) is not str:
+            kind = as_text(kind)
+        if kind == "message" or kind == "agent_message":
             role = item.get("role", "assistant")
             text = block_text(item.get("content"))
             if role == "user" and not text.lstrip().startswith(_CONTEXT):
@@ -99,7 +101,12 @@ class _Rollout:
             self.output(number, item)
         elif kind.endswith("_call"):
             name = item.get("name") or kind.removesuffix("_call")
-            given = item.get("arguments", item.get("input", item.get("action")))
+            if "arguments" in item:
+                given = item["arguments"]
+            elif "input" in item:
+                given = item["input"]
+            else:
+                given = item.get("action")
             ev = out.add(tool_call(name, parse_json_string(given), ts), number)
             ident = item.get("call_id")
             if isinstance(ident, str):

@@ -204,8 +204,9 @@ def block_text(content: Any) -> str:
         parts = []
         for block in content:
             if isinstance(block, dict):
-                if isinstance(block.get("text"), str):
-                    parts.append(block["text"])
+                text = block.get("text")
+                if isinstance(text, str):
+                    parts.append(text)
                 elif block.get("type") in ("image", "input_image"):
                     parts.append("[image]")
             elif isinstance(block, str):
@@ -217,28 +218,22 @@ def block_text(content: Any) -> str:
 _ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$")
 _ISO_MATCH = _ISO.match
 _WHOLE_SECOND = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d").fullmatch
-# "000" … "999" → 0 … 999: reads a stamp's milliseconds and checks they are
-# ASCII digits in one look-up (int() and isdigit() cost more than the line's JSON).
-_MILLIS = {f"{n:03d}": n for n in range(1000)}
-# 0 … 999 → ".000Z" … ".999Z", the tail of a stamp written from epoch milliseconds.
-_MILLIS_TAIL = tuple(f".{n:03d}Z" for n in range(1000))
+# ".000Z" … ".999Z" → 0 … 999, and back: the tail of the usual stamp, read and
+# checked (ASCII digits) in one look-up; int() and isdigit() cost more than
+# the line's JSON.
+_MILLIS = {f".{n:03d}Z": n for n in range(1000)}
+_MILLIS_TAIL = tuple(_MILLIS)
 
 # The stamp functions run on nearly every line. The usual shape,
-# "YYYY-MM-DDTHH:MM:SS.mmmZ", is handled by parts: the milliseconds by table,
-# the whole seconds through a cache (a run's stamps share their seconds).
-# Every other shape takes the general path, so the answers are the same.
+# "YYYY-MM-DDTHH:MM:SS.mmmZ", is handled by parts: the tail by table, the
+# whole seconds through a cache (a run's stamps share their seconds). Every
+# other shape takes the general path, so the answers are the same.
 
 
 def iso_ts(value: Any) -> str | None:
     """``value`` if it is an RFC 3339 timestamp, else None (trimmed or odd stamps)."""
-    if (
-        type(value) is str
-        and len(value) == 24
-        and value[23] == "Z"
-        and value[19] == "."
-        and value[20:23] in _MILLIS
-        and _whole_second_ok(value[:19])
-    ):
+    # The tail is found in the table only when 19 characters come before it.
+    if type(value) is str and value[19:] in _MILLIS and _whole_second_ok(value[:19]):
         return value
     if isinstance(value, str) and _ISO_MATCH(value):
         return value
@@ -269,11 +264,10 @@ def ts_ms(value: str | None) -> int | None:
     """Milliseconds since the epoch of an RFC 3339 stamp (for durations)."""
     if value is None:
         return None
-    if len(value) == 24 and value[23] == "Z" and value[19] == ".":
-        ms = _MILLIS.get(value[20:23])
-        if ms is not None:
-            seconds = _whole_second_ms(value[:19])
-            return None if seconds is None else seconds + ms
+    ms = _MILLIS.get(value[19:])  # found only when there are 19 characters before
+    if ms is not None:
+        seconds = _whole_second_ms(value[:19])
+        return None if seconds is None else seconds + ms
     return _epoch_ms(value)
 
 
