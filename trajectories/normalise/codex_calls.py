@@ -40,7 +40,11 @@ def output_and_code(output: Any) -> tuple[str, int | None]:
         text = block_text(output)
     else:
         text = as_text(output)
-    match = _EXIT.search(text[:2000])
+    head = text[:2000]
+    # The regex walks every line start; most outputs name neither phrase.
+    if "Exit code:" not in head and "Process exited with code" not in head:
+        return text, None
+    match = _EXIT.search(head)
     return text, int(match.group(1)) if match else None
 
 

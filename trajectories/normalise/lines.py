@@ -201,6 +201,13 @@ def block_text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
+        if len(content) == 1:
+            # The usual content: one text block, whose text is the answer.
+            block = content[0]
+            if type(block) is dict:
+                text = block.get("text")
+                if type(text) is str:
+                    return text
         parts = []
         for block in content:
             if isinstance(block, dict):
