@@ -15,7 +15,6 @@ from trajectories.normalise.lines import (
     as_text,
     block_text,
     event,
-    text_event,
     tool_call,
     ts_ms,
 )
@@ -47,8 +46,8 @@ class Calls:
     """One transcript's tool calls waiting for their result, and token accounting.
 
     ``assistant`` and ``user`` map one line each; they take their arguments by
-    position and build the common events as literals (the same keys, in the
-    same order, as ``event`` gives), because they run once per line and the
+    position and build the common results as literals (the same keys, in the
+    same order, as ``result`` gives), because they run once per line and the
     calls and keyword packing cost more than the line's JSON.
     """
 
@@ -104,18 +103,14 @@ class Calls:
                 text = block.get(kind)
                 if not (isinstance(text, str) and text):
                     continue
-                ours = "message" if kind == "text" else "reasoning"
-                if ts is None:
-                    ev = {"index": -1, "type": ours, "text": text}
-                else:
-                    ev = {"index": -1, "type": ours, "ts": ts, "text": text}
+                ev = out.add_text("message" if kind == "text" else "reasoning", ts, text, number)
             elif kind == "tool_use" or kind == "server_tool_use":
-                ev = tool_call(block.get("name"), block.get("input"), ts)
+                ev = out.add(tool_call(block.get("name"), block.get("input"), ts), number)
                 ident = block.get("id")
                 if isinstance(ident, str):
                     self.pending[ident] = (ev, ts)
             elif kind == "redacted_thinking":
-                ev = text_event("reasoning", ts, "[redacted thinking]")
+                ev = out.add_text("reasoning", ts, "[redacted thinking]", number)
             elif isinstance(kind, str) and kind.endswith("_tool_result"):
                 # Server tools (web search) answer inside the assistant message.
                 made += self.attach(number, block, ts, None)
@@ -124,7 +119,6 @@ class Calls:
                 continue
             if subagent:
                 ev["subagent"] = subagent
-            out.add(ev, number)
             made += 1
         if not made:
             out.skip(number, "assistant line with no text, thinking or tool call")

@@ -24,10 +24,14 @@ from trajectories.normalise import Normalised, Unmapped, register
 from trajectories.normalise.claude_blocks import Calls
 from trajectories.normalise.lines import (
     Builder,
+    JSONDecodeError,
     as_text,
     event,
     iso_ts,
+    lines_of,
+    loads,
     read_lines,
+    reread,
     sniff,
     split_lines,
 )
@@ -126,7 +130,14 @@ def normalise_session(data: bytes) -> Normalised:
     uuids: list[str] = []  # the chain lines' uuids, in file order
     first_parent: Any = None
     linear = True
-    for number, obj in read_lines(data, out):
+    for number, raw in lines_of(data):  # read_lines, written out
+        try:
+            obj = loads(raw)
+        except JSONDecodeError:
+            obj = reread(out, number, raw)
+        if type(obj) is not dict:
+            out.not_object(number, obj)
+            continue
         kind = obj.get("type")
         if kind in _LINKS:
             uuid = obj.get("uuid")

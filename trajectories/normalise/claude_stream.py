@@ -15,7 +15,17 @@ from typing import Any
 
 from trajectories.normalise import Normalised, register
 from trajectories.normalise.claude_blocks import Calls
-from trajectories.normalise.lines import Builder, as_text, event, iso_ts, read_lines, sniff
+from trajectories.normalise.lines import (
+    Builder,
+    JSONDecodeError,
+    as_text,
+    event,
+    iso_ts,
+    lines_of,
+    loads,
+    reread,
+    sniff,
+)
 
 NAME = "claude-stream-json"
 
@@ -91,7 +101,14 @@ def normalise_stream(data: bytes) -> Normalised:
     out = Builder(NAME)
     calls = Calls(out)
     out.meta["complete"] = False  # a killed run has no result line
-    for number, obj in read_lines(data, out):
+    for number, raw in lines_of(data):  # read_lines, written out
+        try:
+            obj = loads(raw)
+        except JSONDecodeError:
+            obj = reread(out, number, raw)
+        if type(obj) is not dict:
+            out.not_object(number, obj)
+            continue
         kind = obj.get("type")
         stamp = obj.get("timestamp")
         ts = None if stamp is None else iso_ts(stamp)

@@ -23,9 +23,12 @@ from typing import Any
 from trajectories.normalise import Normalised, register
 from trajectories.normalise.lines import (
     Builder,
+    JSONDecodeError,
     as_text,
     event,
-    read_lines,
+    lines_of,
+    loads,
+    reread,
     result,
     sniff,
 )
@@ -123,7 +126,14 @@ def normalise_exec(data: bytes) -> Normalised:
     items: dict[str, dict[str, Any]] = {}
     unknown: dict[str, list[int]] = {}
     usage: dict[str, int] = {}
-    for number, obj in read_lines(data, out):
+    for number, raw in lines_of(data):  # read_lines, written out
+        try:
+            obj = loads(raw)
+        except JSONDecodeError:
+            obj = reread(out, number, raw)
+        if type(obj) is not dict:
+            out.not_object(number, obj)
+            continue
         kind = obj.get("type")
         if kind in _ITEM_LINES:
             item = obj.get("item")

@@ -22,14 +22,16 @@ from trajectories.normalise import Normalised, register
 from trajectories.normalise.codex_calls import duration_ms, output_and_code, parse_json_string
 from trajectories.normalise.lines import (
     Builder,
+    JSONDecodeError,
     as_text,
     block_text,
     event,
     iso_ts,
-    read_lines,
+    lines_of,
+    loads,
+    reread,
     result,
     sniff,
-    text_event,
     tool_call,
 )
 
@@ -86,15 +88,15 @@ class _Rollout:
             role = item.get("role", "assistant")
             text = block_text(item.get("content"))
             if role == "user" and not text.lstrip().startswith(_CONTEXT):
-                out.add(text_event("user", ts, text), number)
+                out.add_text("user", ts, text, number)
             elif role == "assistant":
-                out.add(text_event("message", ts, text), number)
+                out.add_text("message", ts, text, number)
             else:
                 out.skip(number, f"{as_text(role)} message (harness instructions or context)")
         elif kind == "reasoning":
             text = block_text(item.get("summary")) or block_text(item.get("content"))
             if text:
-                out.add(text_event("reasoning", ts, text), number)
+                out.add_text("reasoning", ts, text, number)
             else:
                 out.skip(number, "reasoning with no readable text (encrypted only)")
         elif kind.endswith("_output"):
@@ -184,7 +186,14 @@ class _Rollout:
 def normalise_rollout(data: bytes) -> Normalised:
     state = _Rollout()
     out = state.out
-    for number, obj in read_lines(data, out):
+    for number, raw in lines_of(data):  # read_lines, written out
+        try:
+            obj = loads(raw)
+        except JSONDecodeError:
+            obj = reread(out, number, raw)
+        if type(obj) is not dict:
+            out.not_object(number, obj)
+            continue
         kind = obj.get("type")
         payload = obj.get("payload")
         ts = iso_ts(obj.get("timestamp"))

@@ -17,6 +17,7 @@ from operator import attrgetter
 from typing import Any
 
 import orjson
+from orjson import JSONDecodeError, loads
 
 from trajectories.normalise import Normalised, Unmapped
 
@@ -50,38 +51,56 @@ def _loads(raw: bytes) -> tuple[Any, str | None]:
     return None, "not JSON (stderr or other text)"
 
 
+def lines_of(data: bytes) -> Iterator[tuple[int, bytes]]:
+    """The transcript's lines with their 1-based numbers, each still ending in "\\n".
+
+    BytesIO hands them out one at a time, found with memchr: cheaper than
+    bytes.split (which tests every byte in turn and holds a copy of the whole
+    file as line objects). orjson reads the "\\n" as trailing whitespace;
+    ``reread`` takes it off the lines it could not read, so they are the same
+    lines ``split_lines`` gives.
+    """
+    return enumerate(BytesIO(data), 1)
+
+
+# What ``reread`` gives for a line it has put in ``unmapped``.
+SKIPPED: Any = object()
+
+
+def reread(out: Builder, number: int, raw: bytes) -> Any:
+    """The JSON of a line orjson could not read as it is, or SKIPPED (with the reason)."""
+    if raw.endswith(_LF):
+        raw = raw[:-1]
+    if raw.endswith(_CR):
+        raw = raw[:-1]
+    if not raw.strip():
+        out.skip(number, "blank line")
+        return SKIPPED
+    obj, problem = _loads(raw)
+    if problem is not None:
+        out.skip(number, problem)
+        return SKIPPED
+    return obj
+
+
 def read_lines(data: bytes, out: Builder) -> Iterator[tuple[int, dict[str, Any]]]:
     """The transcript's JSON objects with their 1-based line numbers.
 
     Blank lines, text that is not JSON and JSON that is not an object go to
-    ``out.skip`` with the reason; they never stop the reading.
+    ``out.skip`` with the reason; they never stop the reading. The normalisers
+    that run per line write this loop out themselves (``lines_of``, ``loads``,
+    ``reread``, ``Builder.not_object``), which saves a generator switch a line.
     """
-    loads, decode_error = orjson.loads, orjson.JSONDecodeError
-    # BytesIO hands out the lines one at a time, found with memchr: cheaper
-    # than bytes.split (which tests every byte in turn and holds a copy of
-    # the whole file as line objects). A line keeps its "\n", which orjson
-    # reads as trailing whitespace; the lines it cannot read lose it below,
-    # so they are the same lines split_lines gives.
-    for number, raw in enumerate(BytesIO(data), 1):
+    for number, raw in lines_of(data):
         # The common case first, with nothing in its way: a line orjson reads.
         try:
             obj = loads(raw)
-        except decode_error:
-            if raw.endswith(_LF):
-                raw = raw[:-1]
-            if raw.endswith(_CR):
-                raw = raw[:-1]
-            if not raw.strip():
-                out.skip(number, "blank line")
-                continue
-            obj, problem = _loads(raw)
-            if problem is not None:
-                out.skip(number, problem)
-                continue
+        except JSONDecodeError:
+            obj = reread(out, number, raw)
         if type(obj) is dict:
             yield number, obj
         else:
-            out.skip(number, "JSON but not an object")
+            out.not_object(number, obj)
 
 
 class Builder:
@@ -113,8 +132,24 @@ class Builder:
                 self._unsorted = True
             lines.append(line)
 
+    def add_text(self, kind: str, ts: str | None, text: str, line: int) -> dict[str, Any]:
+        """``add(text_event(kind, ts, text), line)`` in one call: it runs on most lines."""
+        events = self.events
+        if ts is None:
+            event = {"index": len(events), "type": kind, "text": text}
+        else:
+            event = {"index": len(events), "type": kind, "ts": ts, "text": text}
+        events.append(event)
+        self.sources.append([line])
+        return event
+
     def skip(self, line: int, reason: str) -> None:
         self.unmapped.append(Unmapped(line, reason))
+
+    def not_object(self, line: int, obj: Any) -> None:
+        """Unmapped reason of a line that gave no JSON object (``reread`` has said why)."""
+        if obj is not SKIPPED:
+            self.skip(line, "JSON but not an object")
 
     def done(self) -> Normalised:
         if self._unsorted:
