@@ -33,13 +33,9 @@ _WRAPPERS = (
 _SHELL_TOOLS = frozenset({"Bash", "bash"})
 
 
-# Anthropic usage field → ours.
-_USAGE = (
-    ("input", "input_tokens"),
-    ("output", "output_tokens"),
-    ("cache_read", "cache_read_input_tokens"),
-    ("cache_write", "cache_creation_input_tokens"),
-)
+def _other_int(value: Any) -> bool:
+    """An int that is not exactly ``int`` (nor a bool): the rare case of a token count."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 class Calls:
@@ -68,10 +64,19 @@ class Calls:
             return
         self.usage_seen.add(ident)
         totals = self.usage
-        for ours, theirs in _USAGE:
-            value = usage.get(theirs)
-            if value is not None and isinstance(value, int) and not isinstance(value, bool):
-                totals[ours] = totals.get(ours, 0) + value
+        # Written out, not looped over _USAGE: this runs once per message.
+        value = usage.get("input_tokens")
+        if type(value) is int or (value is not None and _other_int(value)):
+            totals["input"] = totals.get("input", 0) + value
+        value = usage.get("output_tokens")
+        if type(value) is int or (value is not None and _other_int(value)):
+            totals["output"] = totals.get("output", 0) + value
+        value = usage.get("cache_read_input_tokens")
+        if type(value) is int or (value is not None and _other_int(value)):
+            totals["cache_read"] = totals.get("cache_read", 0) + value
+        value = usage.get("cache_creation_input_tokens")
+        if type(value) is int or (value is not None and _other_int(value)):
+            totals["cache_write"] = totals.get("cache_write", 0) + value
 
     def assistant(
         self, number: int, message: Any, ts: str | None, subagent: str | None, error: Any

@@ -144,7 +144,14 @@ class Builder:
         return event
 
     def skip(self, line: int, reason: str) -> None:
-        self.unmapped.append(Unmapped(line, reason))
+        # Unmapped(line, reason) without the frozen dataclass's __init__, whose
+        # two object.__setattr__ calls cost more than reading the line: the
+        # fields go into the instance dict, where that __init__ puts them.
+        unmapped = _new(Unmapped)
+        fields = unmapped.__dict__
+        fields["line"] = line
+        fields["reason"] = reason
+        self.unmapped.append(unmapped)
 
     def not_object(self, line: int, obj: Any) -> None:
         """Unmapped reason of a line that gave no JSON object (``reread`` has said why)."""
@@ -161,6 +168,7 @@ class Builder:
 
 
 _LINE = attrgetter("line")
+_new = object.__new__
 
 
 # Fields v1 requires even when null (a call that never returned, a tool with no input).
