@@ -64,16 +64,17 @@ def _todo(items: Any) -> str:
 def fill(ev: dict[str, Any], item: dict[str, Any], done: bool) -> bool:
     """Set ``ev`` from the item's latest state; False for an item type we do not map."""
     kind = item.get("type")
-    status = item.get("status")
-    if kind in ("agent_message", "reasoning"):
+    if kind == "agent_message" or kind == "reasoning":
         ev.pop("result", None)
         ev["type"] = "message" if kind == "agent_message" else "reasoning"
-        ev["text"] = as_text(item.get("text"))
+        text = item.get("text")
+        ev["text"] = text if type(text) is str else as_text(text)
         return True
     if kind == "error":
         ev.pop("result", None)
         ev.update(type="error", source="harness", text=as_text(item.get("message")))
         return True
+    status = item.get("status")
     ev["type"] = "tool_call"
     if kind == "command_execution":
         ev["tool"] = "shell"
