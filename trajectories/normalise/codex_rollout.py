@@ -102,9 +102,9 @@ class _Rollout:
                 out.add_text("reasoning", iso_ts(stamp), text, number)
             else:
                 out.skip(number, "reasoning with no readable text (encrypted only)")
-        elif kind.endswith("_output"):
+        elif kind == "function_call_output" or kind.endswith("_output"):  # the usual one first
             self.output(number, item)
-        elif kind.endswith("_call"):
+        elif kind == "function_call" or kind.endswith("_call"):
             name = item.get("name") or kind.removesuffix("_call")
             if "arguments" in item:
                 given = item["arguments"]
