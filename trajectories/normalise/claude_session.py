@@ -21,13 +21,17 @@ from pathlib import Path
 from typing import Any
 
 from trajectories.normalise import Normalised, Unmapped, register
-from trajectories.normalise.claude_blocks import Calls, assistant_line, user_line
+from trajectories.normalise.claude_blocks import Calls
 from trajectories.normalise.lines import (
     Builder,
+    JSONDecodeError,
     as_text,
     event,
     iso_ts,
+    lines_of,
+    loads,
     read_lines,
+    reread,
     sniff,
     split_lines,
 )
@@ -116,21 +120,46 @@ def _system(out: Builder, number: int, obj: dict[str, Any], ts: str | None) -> N
 
 @register(NAME, looks_like)
 def normalise_session(data: bytes) -> Normalised:
-    # Most sessions are one unbroken chain (no rewind, no retry): then the walk
-    # keeps every chain line and the lines can be mapped as they are read, in
-    # one pass, without holding every parsed line. Only when the walk leaves
-    # some chain line out is the file read again, the walk first.
+    # Most sessions are one unbroken chain, each chain line's parent the chain
+    # line before it (no rewind, no retry): then the walk would keep every
+    # chain line, so the lines are mapped as they are read, in one pass,
+    # holding neither the parsed lines nor the links. Any other shape is read
+    # again, the walk first (_normalise_branches), which decides it exactly.
     out = Builder(NAME)
-    calls = Calls()
-    links = []
-    for number, obj in read_lines(data, out):
-        if obj.get("type") in _LINKS and isinstance(obj.get("uuid"), str):
-            links.append(_link(number, obj))
-        _line(out, calls, number, obj)
-    kept = _chain(links, out)
-    if kept is not None and len(kept) < len(links):
+    calls = Calls(out)
+    uuids: list[str] = []  # the chain lines' uuids, in file order
+    first_parent: Any = None
+    linear = True
+    for number, raw in lines_of(data):  # read_lines, written out
+        try:
+            obj = loads(raw)
+        except JSONDecodeError:
+            obj = reread(out, number, raw)
+        if type(obj) is not dict:
+            out.not_object(number, obj)
+            continue
+        kind = obj.get("type")
+        if kind in _LINKS:
+            uuid = obj.get("uuid")
+            if isinstance(uuid, str):
+                parent = obj.get("parentUuid")
+                if not uuids:
+                    first_parent = parent
+                elif parent != uuids[-1]:
+                    linear = False
+                uuids.append(uuid)
+        _line(out, calls, number, obj, kind)
+    if not uuids:
+        walk = "file order (no leaf)"
+    elif len(set(uuids)) < len(uuids):
+        walk = "file order (uuids repeat, not a tree)"
+    elif linear and (first_parent is None or type(first_parent) is str):
+        # The newest chain line is the one leaf, unless the first line names
+        # it as its parent (a loop: no leaf at all).
+        walk = "file order (no leaf)" if first_parent == uuids[-1] else "tree from the newest leaf"
+    else:
         return _normalise_branches(data)
-    out.meta = {"walk": out.meta.pop("walk"), **out.meta}  # where the two-pass read puts it
+    out.meta = {"walk": walk, **out.meta}  # where the two-pass read puts it
     if calls.usage:
         out.meta["tokens"] = calls.usage
     return out.done()
@@ -145,50 +174,45 @@ def _normalise_branches(data: bytes) -> Normalised:
     ]
     kept = _chain(links, out)
     linked = {link[0] for link in links}
-    calls = Calls()
+    calls = Calls(out)
     for number, obj in lines:
         if kept is not None and number in linked and number not in kept:
             out.skip(number, "on an abandoned branch (rewind or retry)")
             continue
-        _line(out, calls, number, obj)
+        _line(out, calls, number, obj, obj.get("type"))
     if calls.usage:
         out.meta["tokens"] = calls.usage
     return out.done()
 
 
-def _line(out: Builder, calls: Calls, number: int, obj: dict[str, Any]) -> None:
-    """Events (or the unmapped reason) of one line that is on the kept branch."""
-    kind = obj.get("type")
+def _line(out: Builder, calls: Calls, number: int, obj: dict[str, Any], kind: Any) -> None:
+    """Events (or the unmapped reason) of one line (of type ``kind``) on the kept branch."""
     stamp = obj.get("timestamp")
     ts = None if stamp is None else iso_ts(stamp)
     subagent = None
     if obj.get("isSidechain"):
         agent = obj.get("agentId")
         subagent = agent if isinstance(agent, str) else "sidechain"
-    session = obj.get("sessionId")
-    if "session_id" not in out.meta and isinstance(session, str):
-        out.meta["session_id"] = session
+    meta = out.meta
+    if "session_id" not in meta:
+        session = obj.get("sessionId")
+        if isinstance(session, str):
+            meta["session_id"] = session
     if kind == "assistant":
         message = obj.get("message")
-        if "model" not in out.meta and isinstance(message, dict):
+        if "model" not in meta and isinstance(message, dict):
             model = message.get("model")
             if isinstance(model, str):
-                out.meta["model"] = model
+                meta["model"] = model
         error = obj.get("error") if obj.get("isApiErrorMessage") else None
-        assistant_line(out, calls, number, message, ts=ts, subagent=subagent, error=error)
-    elif kind == "user" and obj.get("isCompactSummary"):
-        out.skip(number, "compaction summary (replaces earlier context, not a user turn)")
+        calls.assistant(number, message, ts, subagent, error)
     elif kind == "user":
-        user_line(
-            out,
-            calls,
-            number,
-            obj.get("message"),
-            ts=ts,
-            subagent=subagent,
-            meta=bool(obj.get("isMeta")),
-            structured=obj.get("toolUseResult"),
-        )
+        if obj.get("isCompactSummary"):
+            out.skip(number, "compaction summary (replaces earlier context, not a user turn)")
+            return
+        message = obj.get("message")
+        meta_line = bool(obj.get("isMeta"))
+        calls.user(number, message, ts, subagent, meta_line, obj.get("toolUseResult"))
     elif kind == "system":
         _system(out, number, obj, ts)
     else:

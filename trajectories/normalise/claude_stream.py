@@ -14,8 +14,18 @@ from __future__ import annotations
 from typing import Any
 
 from trajectories.normalise import Normalised, register
-from trajectories.normalise.claude_blocks import Calls, assistant_line, user_line
-from trajectories.normalise.lines import Builder, as_text, event, iso_ts, read_lines, sniff
+from trajectories.normalise.claude_blocks import Calls
+from trajectories.normalise.lines import (
+    Builder,
+    JSONDecodeError,
+    as_text,
+    event,
+    iso_ts,
+    lines_of,
+    loads,
+    reread,
+    sniff,
+)
 
 NAME = "claude-stream-json"
 
@@ -89,34 +99,25 @@ def _result(out: Builder, number: int, obj: dict[str, Any], ts: str | None) -> N
 @register(NAME, looks_like)
 def normalise_stream(data: bytes) -> Normalised:
     out = Builder(NAME)
-    calls = Calls()
+    calls = Calls(out)
     out.meta["complete"] = False  # a killed run has no result line
-    for number, obj in read_lines(data, out):
+    for number, raw in lines_of(data):  # read_lines, written out
+        try:
+            obj = loads(raw)
+        except JSONDecodeError:
+            obj = reread(out, number, raw)
+        if type(obj) is not dict:
+            out.not_object(number, obj)
+            continue
         kind = obj.get("type")
         stamp = obj.get("timestamp")
         ts = None if stamp is None else iso_ts(stamp)
         parent = obj.get("parent_tool_use_id")
         subagent = parent if parent and isinstance(parent, str) else None
         if kind == "assistant":
-            assistant_line(
-                out,
-                calls,
-                number,
-                obj.get("message"),
-                ts=ts,
-                subagent=subagent,
-                error=obj.get("error"),
-            )
+            calls.assistant(number, obj.get("message"), ts, subagent, obj.get("error"))
         elif kind == "user":
-            user_line(
-                out,
-                calls,
-                number,
-                obj.get("message"),
-                ts=ts,
-                subagent=subagent,
-                structured=obj.get("tool_use_result"),
-            )
+            calls.user(number, obj.get("message"), ts, subagent, False, obj.get("tool_use_result"))
         elif kind == "system" and obj.get("subtype") == "init":
             _init(out, number, obj, ts)
         elif kind == "system":

@@ -29,18 +29,23 @@ def output_and_code(output: Any) -> tuple[str, int | None]:
     Older rollouts wrap it as a JSON string ``{"output": …, "metadata":
     {"exit_code": N}}``; newer ones are text or content items.
     """
-    parsed = parse_json_string(output)
+    parsed = parse_json_string(output) if isinstance(output, str) else output
     if isinstance(parsed, dict) and "output" in parsed:
         metadata = parsed.get("metadata")
         code = metadata.get("exit_code") if isinstance(metadata, dict) else None
-        return as_text(parsed["output"]), code if isinstance(code, int) else None
+        text = parsed["output"]
+        return text if type(text) is str else as_text(text), code if isinstance(code, int) else None
     if isinstance(output, dict):
         text = block_text([output])
     elif isinstance(output, list):
         text = block_text(output)
     else:
         text = as_text(output)
-    match = _EXIT.search(text[:2000])
+    head = text[:2000]
+    # The regex walks every line start; most outputs name neither phrase.
+    if "Exit code:" not in head and "Process exited with code" not in head:
+        return text, None
+    match = _EXIT.search(head)
     return text, int(match.group(1)) if match else None
 
 

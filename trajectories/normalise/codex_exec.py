@@ -23,9 +23,12 @@ from typing import Any
 from trajectories.normalise import Normalised, register
 from trajectories.normalise.lines import (
     Builder,
+    JSONDecodeError,
     as_text,
     event,
-    read_lines,
+    lines_of,
+    loads,
+    reread,
     result,
     sniff,
 )
@@ -61,16 +64,17 @@ def _todo(items: Any) -> str:
 def fill(ev: dict[str, Any], item: dict[str, Any], done: bool) -> bool:
     """Set ``ev`` from the item's latest state; False for an item type we do not map."""
     kind = item.get("type")
-    status = item.get("status")
-    if kind in ("agent_message", "reasoning"):
+    if kind == "agent_message" or kind == "reasoning":
         ev.pop("result", None)
         ev["type"] = "message" if kind == "agent_message" else "reasoning"
-        ev["text"] = as_text(item.get("text"))
+        text = item.get("text")
+        ev["text"] = text if type(text) is str else as_text(text)
         return True
     if kind == "error":
         ev.pop("result", None)
         ev.update(type="error", source="harness", text=as_text(item.get("message")))
         return True
+    status = item.get("status")
     ev["type"] = "tool_call"
     if kind == "command_execution":
         ev["tool"] = "shell"
@@ -123,7 +127,14 @@ def normalise_exec(data: bytes) -> Normalised:
     items: dict[str, dict[str, Any]] = {}
     unknown: dict[str, list[int]] = {}
     usage: dict[str, int] = {}
-    for number, obj in read_lines(data, out):
+    for number, raw in lines_of(data):  # read_lines, written out
+        try:
+            obj = loads(raw)
+        except JSONDecodeError:
+            obj = reread(out, number, raw)
+        if type(obj) is not dict:
+            out.not_object(number, obj)
+            continue
         kind = obj.get("type")
         if kind in _ITEM_LINES:
             item = obj.get("item")

@@ -18,12 +18,14 @@ from trajectories.normalise import Normalised, register
 from trajectories.normalise.codex_calls import duration_ms
 from trajectories.normalise.lines import (
     Builder,
+    JSONDecodeError,
     as_text,
     event,
-    read_lines,
+    lines_of,
+    loads,
+    reread,
     result,
     sniff,
-    text_event,
     tool_call,
 )
 
@@ -77,7 +79,14 @@ def _end(msg: dict[str, Any]) -> dict[str, Any]:
 def normalise_legacy(data: bytes) -> Normalised:
     out = Builder(NAME)
     calls: dict[str, dict[str, Any]] = {}
-    for number, obj in read_lines(data, out):
+    for number, raw in lines_of(data):  # read_lines, written out
+        try:
+            obj = loads(raw)
+        except JSONDecodeError:
+            obj = reread(out, number, raw)
+        if type(obj) is not dict:
+            out.not_object(number, obj)
+            continue
         msg = obj.get("msg")
         if not isinstance(msg, dict):
             if "model" in obj:
@@ -88,7 +97,7 @@ def normalise_legacy(data: bytes) -> Normalised:
         ident = msg.get("call_id")
         if kind in _TEXT:
             ours, key = _TEXT[kind]
-            out.add(text_event(ours, None, as_text(msg.get(key))), number)
+            out.add_text(ours, None, as_text(msg.get(key)), number)
         elif kind.endswith("_begin") and kind[: -len("_begin")] in (
             "exec_command",
             "patch_apply",

@@ -22,14 +22,16 @@ from trajectories.normalise import Normalised, register
 from trajectories.normalise.codex_calls import duration_ms, output_and_code, parse_json_string
 from trajectories.normalise.lines import (
     Builder,
+    JSONDecodeError,
     as_text,
     block_text,
     event,
     iso_ts,
-    read_lines,
+    lines_of,
+    loads,
+    reread,
     result,
     sniff,
-    text_event,
     tool_call,
 )
 
@@ -77,30 +79,40 @@ class _Rollout:
         # Exit codes reported by exec_command_end, which may precede the output.
         self.codes: dict[str, int | None] = {}
 
-    def item(self, number: int, item: dict[str, Any], ts: str | None) -> None:
+    # ``stamp`` is the line's timestamp as given: it is checked (iso_ts) only
+    # where an event is made, not for outputs, ends and notices.
+
+    def item(self, number: int, item: dict[str, Any], stamp: Any) -> None:
         out = self.out
-        kind = as_text(item.get("type"))
-        if kind in ("message", "agent_message"):
+        kind = item.get("type")
+        if type(kind) is not str:
+            kind = as_text(kind)
+        if kind == "message" or kind == "agent_message":
             role = item.get("role", "assistant")
             text = block_text(item.get("content"))
             if role == "user" and not text.lstrip().startswith(_CONTEXT):
-                out.add(text_event("user", ts, text), number)
+                out.add_text("user", iso_ts(stamp), text, number)
             elif role == "assistant":
-                out.add(text_event("message", ts, text), number)
+                out.add_text("message", iso_ts(stamp), text, number)
             else:
                 out.skip(number, f"{as_text(role)} message (harness instructions or context)")
         elif kind == "reasoning":
             text = block_text(item.get("summary")) or block_text(item.get("content"))
             if text:
-                out.add(text_event("reasoning", ts, text), number)
+                out.add_text("reasoning", iso_ts(stamp), text, number)
             else:
                 out.skip(number, "reasoning with no readable text (encrypted only)")
-        elif kind.endswith("_output"):
+        elif kind == "function_call_output" or kind.endswith("_output"):  # the usual one first
             self.output(number, item)
-        elif kind.endswith("_call"):
+        elif kind == "function_call" or kind.endswith("_call"):
             name = item.get("name") or kind.removesuffix("_call")
-            given = item.get("arguments", item.get("input", item.get("action")))
-            ev = out.add(tool_call(name, parse_json_string(given), ts), number)
+            if "arguments" in item:
+                given = item["arguments"]
+            elif "input" in item:
+                given = item["input"]
+            else:
+                given = item.get("action")
+            ev = out.add(tool_call(name, parse_json_string(given), iso_ts(stamp)), number)
             ident = item.get("call_id")
             if isinstance(ident, str):
                 self.calls[ident] = ev
@@ -149,19 +161,24 @@ class _Rollout:
             ev["duration_ms"] = took
         self.out.source(ev, number)
 
-    def message(self, number: int, payload: dict[str, Any], ts: str | None) -> None:
+    def message(self, number: int, payload: dict[str, Any], stamp: Any) -> None:
         out = self.out
         kind = as_text(payload.get("type"))
         if kind in ("exec_command_end", "patch_apply_end", "mcp_tool_call_end"):
             self.end(number, payload, kind)
         elif kind in ("error", "stream_error"):
             out.add(
-                event("error", ts=ts, source="provider", text=as_text(payload.get("message"))),
+                event(
+                    "error",
+                    ts=iso_ts(stamp),
+                    source="provider",
+                    text=as_text(payload.get("message")),
+                ),
                 number,
             )
         elif kind == "turn_aborted":
             text = f"turn aborted: {as_text(payload.get('reason'))}"
-            out.add(event("error", ts=ts, source="harness", text=text), number)
+            out.add(event("error", ts=iso_ts(stamp), source="harness", text=text), number)
         elif kind == "token_count":
             info = payload.get("info")
             if isinstance(info, dict) and isinstance(info.get("total_token_usage"), dict):
@@ -177,14 +194,21 @@ class _Rollout:
 def normalise_rollout(data: bytes) -> Normalised:
     state = _Rollout()
     out = state.out
-    for number, obj in read_lines(data, out):
+    for number, raw in lines_of(data):  # read_lines, written out
+        try:
+            obj = loads(raw)
+        except JSONDecodeError:
+            obj = reread(out, number, raw)
+        if type(obj) is not dict:
+            out.not_object(number, obj)
+            continue
         kind = obj.get("type")
         payload = obj.get("payload")
-        ts = iso_ts(obj.get("timestamp"))
+        stamp = obj.get("timestamp")
         if kind == "response_item" and isinstance(payload, dict):
-            state.item(number, payload, ts)
+            state.item(number, payload, stamp)
         elif kind == "event_msg" and isinstance(payload, dict):
-            state.message(number, payload, ts)
+            state.message(number, payload, stamp)
         elif kind == "session_meta" and isinstance(payload, dict):
             out.meta.setdefault("session_id", payload.get("id"))
             out.meta.setdefault("cwd", payload.get("cwd"))
@@ -194,7 +218,7 @@ def normalise_rollout(data: bytes) -> Normalised:
             out.meta.setdefault("model", payload.get("model"))
             out.skip(number, "turn context (model in meta)")
         elif "payload" not in obj and kind in _ITEMS:
-            state.item(number, obj, ts)  # legacy bare response item
+            state.item(number, obj, stamp)  # legacy bare response item
         elif "record_type" in obj:
             out.skip(number, "state marker (legacy rollout)")
         elif kind is None and "id" in obj:

@@ -12,15 +12,19 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from functools import lru_cache
+from io import BytesIO
+from operator import attrgetter
 from typing import Any
 
 import orjson
+from orjson import JSONDecodeError, loads
 
 from trajectories.normalise import Normalised, Unmapped
 
 # A run that was killed mid-write leaves a last line without its newline: it is
 # still a line. "\r\n" endings are tolerated.
 _CR = b"\r"
+_LF = b"\n"
 
 
 def split_lines(data: bytes) -> list[bytes]:
@@ -47,31 +51,56 @@ def _loads(raw: bytes) -> tuple[Any, str | None]:
     return None, "not JSON (stderr or other text)"
 
 
+def lines_of(data: bytes) -> Iterator[tuple[int, bytes]]:
+    """The transcript's lines with their 1-based numbers, each still ending in "\\n".
+
+    BytesIO hands them out one at a time, found with memchr: cheaper than
+    bytes.split (which tests every byte in turn and holds a copy of the whole
+    file as line objects). orjson reads the "\\n" as trailing whitespace;
+    ``reread`` takes it off the lines it could not read, so they are the same
+    lines ``split_lines`` gives.
+    """
+    return enumerate(BytesIO(data), 1)
+
+
+# What ``reread`` gives for a line it has put in ``unmapped``.
+SKIPPED: Any = object()
+
+
+def reread(out: Builder, number: int, raw: bytes) -> Any:
+    """The JSON of a line orjson could not read as it is, or SKIPPED (with the reason)."""
+    if raw.endswith(_LF):
+        raw = raw[:-1]
+    if raw.endswith(_CR):
+        raw = raw[:-1]
+    if not raw.strip():
+        out.skip(number, "blank line")
+        return SKIPPED
+    obj, problem = _loads(raw)
+    if problem is not None:
+        out.skip(number, problem)
+        return SKIPPED
+    return obj
+
+
 def read_lines(data: bytes, out: Builder) -> Iterator[tuple[int, dict[str, Any]]]:
     """The transcript's JSON objects with their 1-based line numbers.
 
     Blank lines, text that is not JSON and JSON that is not an object go to
-    ``out.skip`` with the reason; they never stop the reading.
+    ``out.skip`` with the reason; they never stop the reading. The normalisers
+    that run per line write this loop out themselves (``lines_of``, ``loads``,
+    ``reread``, ``Builder.not_object``), which saves a generator switch a line.
     """
-    loads, decode_error = orjson.loads, orjson.JSONDecodeError
-    for number, raw in enumerate(split_lines(data), 1):
+    for number, raw in lines_of(data):
         # The common case first, with nothing in its way: a line orjson reads.
         try:
             obj = loads(raw)
-        except decode_error:
-            if raw.endswith(_CR):
-                raw = raw[:-1]
-            if not raw.strip():
-                out.skip(number, "blank line")
-                continue
-            obj, problem = _loads(raw)
-            if problem is not None:
-                out.skip(number, problem)
-                continue
+        except JSONDecodeError:
+            obj = reread(out, number, raw)
         if type(obj) is dict:
             yield number, obj
         else:
-            out.skip(number, "JSON but not an object")
+            out.not_object(number, obj)
 
 
 class Builder:
@@ -83,30 +112,63 @@ class Builder:
         self.sources: list[list[int]] = []
         self.unmapped: list[Unmapped] = []
         self.meta: dict[str, Any] = {}
+        # Lines are read in order, so an event's source lines come ascending;
+        # only when one did not is there anything for done() to sort.
+        self._unsorted = False
 
-    def add(self, event: dict[str, Any], line: int, *more: int) -> dict[str, Any]:
+    def add(self, event: dict[str, Any], line: int) -> dict[str, Any]:
         """Append an event (``index`` is set here) and return it for later filling."""
         events = self.events
         event["index"] = len(events)
         events.append(event)
-        self.sources.append([line, *more] if more else [line])
+        self.sources.append([line])
         return event
 
     def source(self, event: dict[str, Any], line: int) -> None:
         """Record one more line an already added event came from."""
         lines = self.sources[event["index"]]
         if line not in lines:
+            if line < lines[-1]:
+                self._unsorted = True
             lines.append(line)
 
+    def add_text(self, kind: str, ts: str | None, text: str, line: int) -> dict[str, Any]:
+        """``add(text_event(kind, ts, text), line)`` in one call: it runs on most lines."""
+        events = self.events
+        if ts is None:
+            event = {"index": len(events), "type": kind, "text": text}
+        else:
+            event = {"index": len(events), "type": kind, "ts": ts, "text": text}
+        events.append(event)
+        self.sources.append([line])
+        return event
+
     def skip(self, line: int, reason: str) -> None:
-        self.unmapped.append(Unmapped(line, reason))
+        # Unmapped(line, reason) without the frozen dataclass's __init__, whose
+        # two object.__setattr__ calls cost more than reading the line: the
+        # fields go into the instance dict, where that __init__ puts them.
+        unmapped = _new(Unmapped)
+        fields = unmapped.__dict__
+        fields["line"] = line
+        fields["reason"] = reason
+        self.unmapped.append(unmapped)
+
+    def not_object(self, line: int, obj: Any) -> None:
+        """Unmapped reason of a line that gave no JSON object (``reread`` has said why)."""
+        if obj is not SKIPPED:
+            self.skip(line, "JSON but not an object")
 
     def done(self) -> Normalised:
-        for lines in self.sources:
-            if len(lines) > 1:
-                lines.sort()
-        self.unmapped.sort(key=lambda u: u.line)
+        if self._unsorted:
+            for lines in self.sources:
+                if len(lines) > 1:
+                    lines.sort()
+        self.unmapped.sort(key=_LINE)
         return Normalised(self.format, self.events, self.sources, self.unmapped, self.meta)
+
+
+_LINE = attrgetter("line")
+_new = object.__new__
 
 
 # Fields v1 requires even when null (a call that never returned, a tool with no input).
@@ -182,11 +244,19 @@ def block_text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
+        if len(content) == 1:
+            # The usual content: one text block, whose text is the answer.
+            block = content[0]
+            if type(block) is dict:
+                text = block.get("text")
+                if type(text) is str:
+                    return text
         parts = []
         for block in content:
             if isinstance(block, dict):
-                if isinstance(block.get("text"), str):
-                    parts.append(block["text"])
+                text = block.get("text")
+                if isinstance(text, str):
+                    parts.append(text)
                 elif block.get("type") in ("image", "input_image"):
                     parts.append("[image]")
             elif isinstance(block, str):
@@ -197,22 +267,42 @@ def block_text(content: Any) -> str:
 
 _ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$")
 _ISO_MATCH = _ISO.match
+_WHOLE_SECOND = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d").fullmatch
+# ".000Z" … ".999Z" → 0 … 999, and back: the tail of the usual stamp, read and
+# checked (ASCII digits) in one look-up; int() and isdigit() cost more than
+# the line's JSON.
+_MILLIS = {f".{n:03d}Z": n for n in range(1000)}
+_MILLIS_TAIL = tuple(_MILLIS)
+
+# The stamp functions run on nearly every line. The usual shape,
+# "YYYY-MM-DDTHH:MM:SS.mmmZ", is handled by parts: the tail by table, the
+# whole seconds through a cache (a run's stamps share their seconds). Every
+# other shape takes the general path, so the answers are the same.
 
 
 def iso_ts(value: Any) -> str | None:
     """``value`` if it is an RFC 3339 timestamp, else None (trimmed or odd stamps)."""
+    # The tail is found in the table only when 19 characters come before it.
+    if type(value) is str and value[19:] in _MILLIS and _whole_second_ok(value[:19]):
+        return value
     if isinstance(value, str) and _ISO_MATCH(value):
         return value
     return None
 
 
+@lru_cache(maxsize=4096)
+def _whole_second_ok(value: str) -> bool:
+    return _WHOLE_SECOND(value) is not None
+
+
 def ms_ts(value: Any) -> str | None:
     """Epoch milliseconds as an RFC 3339 UTC stamp with milliseconds."""
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**45:
+    if type(value) is not int and (not isinstance(value, int) or isinstance(value, bool)):
         return None
-    # Whole seconds and milliseconds apart (a float of ms / 1000 can round
-    # down); a run's stamps share their seconds, so those are cached.
-    return f"{_second(value // 1000)}.{value % 1000:03d}Z"
+    if not 0 <= value < 2**45:
+        return None
+    # Whole seconds and milliseconds apart (a float of ms / 1000 can round down).
+    return _second(value // 1000) + _MILLIS_TAIL[value % 1000]
 
 
 @lru_cache(maxsize=4096)
@@ -224,15 +314,16 @@ def ts_ms(value: str | None) -> int | None:
     """Milliseconds since the epoch of an RFC 3339 stamp (for durations)."""
     if value is None:
         return None
-    # The usual shape, "YYYY-MM-DDTHH:MM:SS.mmmZ": its whole seconds are parsed
-    # once (a run's stamps share them) and the milliseconds added; the same
-    # number the general parse below gives.
-    if len(value) == 24 and value[23] == "Z" and value[19] == "." and value[20:23].isascii():
-        ms = value[20:23]
-        if ms.isdigit():
-            seconds = _epoch_ms(value[:19] + "Z")
-            return None if seconds is None else seconds + int(ms)
+    ms = _MILLIS.get(value[19:])  # found only when there are 19 characters before
+    if ms is not None:
+        seconds = _whole_second_ms(value[:19])
+        return None if seconds is None else seconds + ms
     return _epoch_ms(value)
+
+
+@lru_cache(maxsize=4096)
+def _whole_second_ms(value: str) -> int | None:
+    return _epoch_ms(value + "Z")
 
 
 @lru_cache(maxsize=4096)

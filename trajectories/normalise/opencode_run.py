@@ -16,7 +16,16 @@ from __future__ import annotations
 from typing import Any
 
 from trajectories.normalise import Normalised, register
-from trajectories.normalise.lines import Builder, as_text, ms_ts, read_lines, sniff
+from trajectories.normalise.lines import (
+    Builder,
+    JSONDecodeError,
+    as_text,
+    lines_of,
+    loads,
+    ms_ts,
+    reread,
+    sniff,
+)
 from trajectories.normalise.opencode_parts import error_event, part_event, step_tokens
 
 NAME = "opencode-run"
@@ -35,7 +44,14 @@ def normalise_run(data: bytes) -> Normalised:
     step: list[dict[str, Any]] = []
     totals: dict[str, Any] = {"cost_usd": 0.0, "input": 0, "output": 0}
     meta = out.meta
-    for number, obj in read_lines(data, out):
+    for number, raw in lines_of(data):  # read_lines, written out
+        try:
+            obj = loads(raw)
+        except JSONDecodeError:
+            obj = reread(out, number, raw)
+        if type(obj) is not dict:
+            out.not_object(number, obj)
+            continue
         kind = obj.get("type")
         part = obj.get("part")
         if not isinstance(part, dict):
