@@ -17,6 +17,7 @@ from trajectories.normalise.lines import (
     event,
     tool_call,
     ts_ms,
+    type_of,
 )
 
 # Bash failures are text: "Exit code 2\n<stdout+stderr>"; there is no field.
@@ -103,7 +104,7 @@ class Calls:
         for block in content:
             if not isinstance(block, dict):
                 continue
-            kind = block.get("type")
+            kind = type_of(block)
             if kind == "text" or kind == "thinking":
                 text = block.get(kind)
                 if not (isinstance(text, str) and text):
@@ -169,7 +170,7 @@ class Calls:
         for block in content:
             if not isinstance(block, dict):
                 continue
-            kind = block.get("type")
+            kind = type_of(block)
             if kind == "tool_result":
                 got = self.attach(number, block, ts, structured)
                 paired += got

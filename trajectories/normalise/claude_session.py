@@ -34,6 +34,7 @@ from trajectories.normalise.lines import (
     reread,
     sniff,
     split_lines,
+    type_of,
 )
 
 NAME = "claude-session"
@@ -47,7 +48,7 @@ _ERRORS = {"api_error": "provider", "api_refusal": "provider", "error": "harness
 
 def looks_like(data: bytes) -> bool:
     for obj in sniff(data):
-        if "parentUuid" in obj or "sessionId" in obj or obj.get("type") in _SESSION_ONLY:
+        if "parentUuid" in obj or "sessionId" in obj or type_of(obj) in _SESSION_ONLY:
             return True
         if "session_id" in obj:
             return False  # stream-json
@@ -138,7 +139,7 @@ def normalise_session(data: bytes) -> Normalised:
         if type(obj) is not dict:
             out.not_object(number, obj)
             continue
-        kind = obj.get("type")
+        kind = type_of(obj)
         if kind in _LINKS:
             uuid = obj.get("uuid")
             if isinstance(uuid, str):
@@ -170,7 +171,7 @@ def _normalise_branches(data: bytes) -> Normalised:
     out = Builder(NAME)
     lines = list(read_lines(data, out))
     links = [
-        _link(n, o) for n, o in lines if o.get("type") in _LINKS and isinstance(o.get("uuid"), str)
+        _link(n, o) for n, o in lines if type_of(o) in _LINKS and isinstance(o.get("uuid"), str)
     ]
     kept = _chain(links, out)
     linked = {link[0] for link in links}
@@ -179,7 +180,7 @@ def _normalise_branches(data: bytes) -> Normalised:
         if kept is not None and number in linked and number not in kept:
             out.skip(number, "on an abandoned branch (rewind or retry)")
             continue
-        _line(out, calls, number, obj, obj.get("type"))
+        _line(out, calls, number, obj, type_of(obj))
     if calls.usage:
         out.meta["tokens"] = calls.usage
     return out.done()

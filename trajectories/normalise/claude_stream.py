@@ -25,6 +25,7 @@ from trajectories.normalise.lines import (
     loads,
     reread,
     sniff,
+    type_of,
 )
 
 NAME = "claude-stream-json"
@@ -42,7 +43,7 @@ _DROPPED = {
 
 def looks_like(data: bytes) -> bool:
     for obj in sniff(data):
-        kind = obj.get("type")
+        kind = type_of(obj)
         if "parentUuid" in obj or "sessionId" in obj:
             return False  # session file
         if kind == "system" and obj.get("subtype") == "init" and "session_id" in obj:
@@ -109,7 +110,7 @@ def normalise_stream(data: bytes) -> Normalised:
         if type(obj) is not dict:
             out.not_object(number, obj)
             continue
-        kind = obj.get("type")
+        kind = type_of(obj)
         stamp = obj.get("timestamp")
         ts = None if stamp is None else iso_ts(stamp)
         parent = obj.get("parent_tool_use_id")

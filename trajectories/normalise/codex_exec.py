@@ -31,6 +31,7 @@ from trajectories.normalise.lines import (
     reread,
     result,
     sniff,
+    type_of,
 )
 
 NAME = "codex-exec"
@@ -40,7 +41,7 @@ _THREAD = frozenset({"thread.started", "turn.started", "turn.completed", "turn.f
 
 
 def looks_like(data: bytes) -> bool:
-    return any(obj.get("type") in _ITEM_LINES | _THREAD for obj in sniff(data))
+    return any(type_of(obj) in _ITEM_LINES | _THREAD for obj in sniff(data))
 
 
 def _changes(changes: Any) -> str:
@@ -63,7 +64,7 @@ def _todo(items: Any) -> str:
 
 def fill(ev: dict[str, Any], item: dict[str, Any], done: bool) -> bool:
     """Set ``ev`` from the item's latest state; False for an item type we do not map."""
-    kind = item.get("type")
+    kind = type_of(item)
     if kind == "agent_message" or kind == "reasoning":
         ev.pop("result", None)
         ev["type"] = "message" if kind == "agent_message" else "reasoning"
@@ -135,7 +136,7 @@ def normalise_exec(data: bytes) -> Normalised:
         if type(obj) is not dict:
             out.not_object(number, obj)
             continue
-        kind = obj.get("type")
+        kind = type_of(obj)
         if kind in _ITEM_LINES:
             item = obj.get("item")
             ident = item.get("id") if isinstance(item, dict) else None

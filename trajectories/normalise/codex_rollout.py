@@ -33,6 +33,7 @@ from trajectories.normalise.lines import (
     result,
     sniff,
     tool_call,
+    type_of,
 )
 
 NAME = "codex-rollout"
@@ -65,7 +66,7 @@ _DUPLICATES = frozenset(
 
 def looks_like(data: bytes) -> bool:
     for obj in sniff(data):
-        if obj.get("type") in _ENVELOPES and "payload" in obj:
+        if type_of(obj) in _ENVELOPES and "payload" in obj:
             return True
         if "record_type" in obj or ("instructions" in obj and "id" in obj and "type" not in obj):
             return True
@@ -84,7 +85,7 @@ class _Rollout:
 
     def item(self, number: int, item: dict[str, Any], stamp: Any) -> None:
         out = self.out
-        kind = item.get("type")
+        kind = type_of(item)
         if type(kind) is not str:
             kind = as_text(kind)
         if kind == "message" or kind == "agent_message":
@@ -163,7 +164,7 @@ class _Rollout:
 
     def message(self, number: int, payload: dict[str, Any], stamp: Any) -> None:
         out = self.out
-        kind = as_text(payload.get("type"))
+        kind = as_text(type_of(payload))
         if kind in ("exec_command_end", "patch_apply_end", "mcp_tool_call_end"):
             self.end(number, payload, kind)
         elif kind in ("error", "stream_error"):
@@ -202,7 +203,7 @@ def normalise_rollout(data: bytes) -> Normalised:
         if type(obj) is not dict:
             out.not_object(number, obj)
             continue
-        kind = obj.get("type")
+        kind = type_of(obj)
         payload = obj.get("payload")
         stamp = obj.get("timestamp")
         if kind == "response_item" and isinstance(payload, dict):

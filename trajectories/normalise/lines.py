@@ -225,6 +225,14 @@ def result(ok: bool, output: Any, exit_code: Any = None) -> dict[str, Any]:
     }
 
 
+def type_of(obj: dict) -> str | None:
+    """A line's or block's ``type``, or None when it is not a string: the
+    mappers look types up in sets and dicts, where a list or object from a
+    hostile line would raise instead of being recorded as unmapped."""
+    kind = obj.get("type")
+    return kind if type(kind) is str else None
+
+
 def as_text(value: Any) -> str:
     """Text as the page shows it: strings as they are, anything else as JSON."""
     if type(value) is str:

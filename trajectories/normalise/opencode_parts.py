@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from trajectories.normalise.lines import as_text, event, ms_ts, result, text_event, tool_call
+from trajectories.normalise.lines import (
+    as_text,
+    event,
+    ms_ts,
+    result,
+    text_event,
+    tool_call,
+    type_of,
+)
 
 # Error names that mean the model provider failed, not OpenCode itself.
 PROVIDER_ERRORS = frozenset(
@@ -21,7 +29,7 @@ def _exit(metadata: Any) -> int | None:
 
 def part_event(part: dict[str, Any], fallback_ms: Any = None) -> dict[str, Any] | None:
     """The event of a text, reasoning or tool part; None for any other part."""
-    kind = part.get("type")
+    kind = type_of(part)
     if kind == "text" or kind == "reasoning":
         times = part.get("time")
         start = times.get("start") if isinstance(times, dict) else None

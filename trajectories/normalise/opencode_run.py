@@ -25,6 +25,7 @@ from trajectories.normalise.lines import (
     ms_ts,
     reread,
     sniff,
+    type_of,
 )
 from trajectories.normalise.opencode_parts import error_event, part_event, step_tokens
 
@@ -34,7 +35,7 @@ _TYPES = frozenset({"step_start", "step_finish", "tool_use", "text", "reasoning"
 
 def looks_like(data: bytes) -> bool:
     return any(
-        obj.get("type") in _TYPES and "sessionID" in obj and "part" in obj for obj in sniff(data)
+        type_of(obj) in _TYPES and "sessionID" in obj and "part" in obj for obj in sniff(data)
     )
 
 
@@ -52,7 +53,7 @@ def normalise_run(data: bytes) -> Normalised:
         if type(obj) is not dict:
             out.not_object(number, obj)
             continue
-        kind = obj.get("type")
+        kind = type_of(obj)
         part = obj.get("part")
         if not isinstance(part, dict):
             part = {}

@@ -27,6 +27,15 @@ def hostile_lines() -> list[bytes]:
         b"   ",
         b"[1, 2, 3]",
         b'{"type": 42, "payload": [], "item": "no", "msg": null, "part": 7}',
+        # Types that cannot be looked up in a set or dict (unhashable).
+        b'{"type": [], "payload": {"type": {}}, "item": {"type": []}, "part": {"type": []}}',
+        b'{"type": {"a": 1}, "msg": {"type": []}}',
+        json.dumps(
+            {
+                "type": "assistant",
+                "message": {"content": [{"type": []}, {"type": {}, "text": "x"}]},
+            }
+        ).encode(),
     ]
 
 
@@ -87,6 +96,21 @@ FORMAT_LINES = {
         {"type": "step_finish", "sessionID": "s", "part": {"tokens": "lots"}},
     ),
 }
+
+
+UNHASHABLE_INNER_TYPES = [
+    {"type": "response_item", "payload": {"type": [], "content": []}},
+    {"type": "event_msg", "payload": {"type": {}}},
+    {"type": "item.completed", "item": {"id": "i", "type": {}}},
+    {"type": "text", "sessionID": "s", "part": {"type": []}},
+    {"type": "user", "uuid": "u", "parentUuid": None, "message": {"content": [{"type": []}]}},
+]
+
+
+@pytest.mark.parametrize("fmt", sorted(set(NORMALISERS) - {"atif"}))
+def test_a_type_that_is_a_list_or_object_is_unmapped_not_a_crash(fmt):
+    data = b"".join(json.dumps(line).encode() + b"\n" for line in UNHASHABLE_INNER_TYPES)
+    check_contract(normalise(data, fmt), data)
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMAT_LINES))
