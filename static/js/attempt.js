@@ -32,6 +32,7 @@
   // --- Slices -------------------------------------------------------------
 
   var observer = null;
+  var SLICE_TIMEOUT_MS = 15000;
 
   // Replace a placeholder by its slice's events; one request per slice, and a
   // failed one can be retried (the placeholder stays, its link still works).
@@ -39,8 +40,13 @@
     if (stub._loading) return stub._loading;
     stub.classList.add("ev-loading");
     var url = slicesUrl + "?from=" + stub.dataset.from + "&fragment=1";
-    stub._loading = fetch(url, { credentials: "same-origin" })
+    // A request that hangs (a stalled connection) is given up and may be
+    // tried again, rather than leaving the placeholder loading for ever.
+    var abort = "AbortController" in window ? new AbortController() : null;
+    var timer = abort && setTimeout(function () { abort.abort(); }, SLICE_TIMEOUT_MS);
+    stub._loading = fetch(url, { credentials: "same-origin", signal: abort && abort.signal })
       .then(function (response) {
+        clearTimeout(timer);
         if (!response.ok) throw new Error("slice " + stub.dataset.from + ": " + response.status);
         return response.text();
       })
@@ -53,6 +59,7 @@
         if (stub.parentNode) stub.replaceWith(template.content);
       })
       .catch(function (error) {
+        clearTimeout(timer);
         stub.classList.remove("ev-loading");
         stub._loading = null;
         throw error;
@@ -323,14 +330,20 @@
     var index = eventIndex(decodeURIComponent(location.hash.slice(1)));
     if (index === null) return false;
     var present = document.getElementById("e" + index);
-    ensure(index).then(function (target) {
-      if (!target) return;
-      // Inserted after the fragment was read: navigating to the same fragment
-      // again makes it the :target.
-      if (!present) location.replace("#" + target.id);
-      attach(target);
-      align(target);
-    }, function () {});
+    var tries = 0;
+    (function attempt() {
+      ensure(index).then(function (target) {
+        if (!target) return;
+        // Inserted after the fragment was read: navigating to the same
+        // fragment again makes it the :target.
+        if (!present) location.replace("#" + target.id);
+        attach(target);
+        align(target);
+      }, function () {
+        // A failed slice is asked for again, twice, a moment later.
+        if (++tries < 3) setTimeout(attempt, 1000 * tries);
+      });
+    })();
     return true;
   }
 
