@@ -1,18 +1,21 @@
 """Search speed, and what maintaining the index costs the import.
 
     .venv/bin/python benchmarks/search.py [--events 1000000] [--runs 7] [--pg URL]
+    .venv/bin/python benchmarks/search.py --release DIR [--pg-db NAME] [--no-import-ratio]
 
 Generates one synthetic release (make_sample_release options: --models,
---tasks, --released, --events) and, on SQLite and on PostgreSQL, each in its
-own process and fresh database:
+--tasks, --released, --events), or reads an existing one (--release, only
+read), and, on SQLite and on PostgreSQL, each in its own process and fresh
+database (the PostgreSQL one dropped after):
 
 1. imports it twice: once with the search index dropped (the import as it was
    before search) and once with it (triggers on SQLite, the generated column
-   and GIN index on PostgreSQL), and prints events/s of both and their ratio;
-2. runs ANALYZE, then times the search page (the full view through Django's test client: parse,
-   match, count, group, facets, render) for a rare word, a common word and a
-   phrase, median of --runs, beside a query that only counts the events of
-   one attempt, in the same run.
+   and GIN index on PostgreSQL), and prints events/s of both and their ratio
+   (--no-import-ratio: only the second import);
+2. runs ANALYZE, then times the search page (the full view through Django's
+   test client, page cache off: parse, match, count, group, facets, render)
+   for a rare word, a common word and a phrase, median of --runs, beside a
+   query that only counts the events of one attempt, in the same run.
 
 Targets on PostgreSQL: first page under 300 ms for the rare word and the
 phrase, under 500 ms for the common word; import with the index at least 80%
@@ -44,10 +47,11 @@ QUERIES = {
 
 
 def _drop_index() -> None:
-    """Undo the search index migration's SQL (the import as it was without it)."""
+    """Undo the search index migration's SQL (the import as it was without it):
+    later migrations change the column, not what dropping it takes."""
     from django.db import connection
 
-    migration = importlib.import_module("trajectories.migrations.0004_event_search_index")
+    migration = importlib.import_module("trajectories.migrations.0006_event_search_index")
     with connection.cursor() as cursor:
         for statement in migration.SQL[connection.vendor][1]:
             cursor.execute(statement)
@@ -56,6 +60,8 @@ def _drop_index() -> None:
 def child(mode: str, release: str, database_url: str, runs: int) -> None:
     """One measurement in this process, printed as JSON."""
     os.environ["DATABASE_URL"] = database_url
+    # Every request reaches the view: a cached page would time the cache.
+    os.environ["BENCHVIEW_PAGE_CACHE_S"] = "0"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("ALLOWED_HOSTS", "testserver")
     import django
@@ -65,6 +71,7 @@ def child(mode: str, release: str, database_url: str, runs: int) -> None:
 
     from ingest.reader import open_release
     from ingest.services import release_import
+    from trajectories.models import Event
 
     call_command("migrate", verbosity=0, skip_checks=True)
     if mode == "import-without-index":
@@ -72,7 +79,7 @@ def child(mode: str, release: str, database_url: str, runs: int) -> None:
     started = time.perf_counter()
     with open_release(release) as source:
         bench = release_import(source=source).bench
-    result = {"import_s": time.perf_counter() - started}
+    result = {"import_s": time.perf_counter() - started, "events": Event.objects.count()}
     if mode == "import-and-search":
         # Planner statistics, as autovacuum (PostgreSQL) would have gathered
         # them by now; without them the planner guesses at the new rows.
@@ -134,28 +141,49 @@ def run_child(mode: str, release: Path, database_url: str, runs: int) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def fresh_postgres(base_url: str) -> str | None:
+def fresh_postgres(base_url: str, name: str) -> str | None:
     import psycopg
 
     try:
         with psycopg.connect(base_url, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")
-            conn.execute(f"CREATE DATABASE {BENCH_DB}")
+            conn.execute(f"DROP DATABASE IF EXISTS {name}")
+            conn.execute(f"CREATE DATABASE {name}")
     except psycopg.OperationalError as exc:
         print(f"PostgreSQL not reachable ({exc}); skipping it", file=sys.stderr)
         return None
-    return base_url.rsplit("/", 1)[0] + f"/{BENCH_DB}"
+    return base_url.rsplit("/", 1)[0] + f"/{name}"
+
+
+def report(database: str, results: dict) -> None:
+    indexed = results["import-and-search"]
+    rate_indexed = indexed["events"] / indexed["import_s"]
+    print(f"\n{database} ({indexed['events']:,} events)")
+    if "import-without-index" in results:
+        plain = results["import-without-index"]
+        rate_plain = plain["events"] / plain["import_s"]
+        print(f"  import without index {plain['import_s']:7.1f} s {rate_plain:9,.0f} events/s")
+    line = f"  import with index    {indexed['import_s']:7.1f} s {rate_indexed:9,.0f} events/s"
+    if "import-without-index" in results:
+        line += f" ({rate_indexed / rate_plain:.0%} of without)"
+    print(line)
+    for label, row in indexed["search"].items():
+        print(f"  {label:12} {row['ms']:8.1f} ms  {row['q']:28} {row['found']}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--release", type=Path, help="an existing release folder (not written)")
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--models", type=int, default=20)
     parser.add_argument("--tasks", type=int, default=60)
     parser.add_argument("--released", type=int, default=60)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--pg", default=os.environ.get("BENCH_PG_URL", DEFAULT_PG))
+    parser.add_argument("--pg-db", default=BENCH_DB, help="database to create, use and drop")
     parser.add_argument("--only", choices=["sqlite", "postgresql"], default=None)
+    parser.add_argument(
+        "--no-import-ratio", action="store_true", help="skip the import without index"
+    )
     parser.add_argument("--child", nargs=4, metavar=("MODE", "RELEASE", "DB", "RUNS"))
     args = parser.parse_args()
     if args.child:
@@ -163,62 +191,60 @@ def main() -> None:
         child(mode, release, url, int(runs))
         return
 
+    with tempfile.TemporaryDirectory(prefix="benchview-search-") as tmp:
+        release = args.release or generate(Path(tmp) / "release", args)
+        modes = ["import-and-search"]
+        if not args.no_import_ratio:
+            modes.insert(0, "import-without-index")
+        for database in ("sqlite", "postgresql"):
+            if args.only and database != args.only:
+                continue
+            results = {}
+            for mode in modes:
+                if database == "sqlite":
+                    url = f"sqlite:///{tmp}/{mode}.sqlite3"
+                else:
+                    url = fresh_postgres(args.pg, args.pg_db)
+                    if url is None:
+                        break
+                try:
+                    results[mode] = run_child(mode, release, url, args.runs)
+                finally:
+                    if database == "postgresql":
+                        import psycopg
+
+                        with psycopg.connect(args.pg, autocommit=True) as conn:
+                            conn.execute(f"DROP DATABASE IF EXISTS {args.pg_db}")
+            if len(results) == len(modes):
+                report(database, results)
+    print(
+        "\ntargets (PostgreSQL): rare word and phrase < 300 ms, common word < 500 ms; "
+        "import with index >= 80% of without"
+    )
+
+
+def generate(root: Path, args) -> Path:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()
     from samplegen import generate_release
 
-    with tempfile.TemporaryDirectory(prefix="benchview-search-") as tmp:
-        release = Path(tmp) / "release"
-        started = time.perf_counter()
-        summary = generate_release(
-            release,
-            models=args.models,
-            tasks=args.tasks,
-            released=args.released,
-            events=args.events,
-            seed=11,
-        )
-        print(
-            f"release: {summary['attempts']} attempts, {summary['events']:,} events "
-            f"(generated in {time.perf_counter() - started:.0f} s)",
-            flush=True,
-        )
-        for database in ("sqlite", "postgresql"):
-            if args.only and database != args.only:
-                continue
-            results = {}
-            for mode in ("import-without-index", "import-and-search"):
-                if database == "sqlite":
-                    url = f"sqlite:///{tmp}/{mode}.sqlite3"
-                else:
-                    url = fresh_postgres(args.pg)
-                    if url is None:
-                        break
-                results[mode] = run_child(mode, release, url, args.runs)
-            if len(results) < 2:
-                continue
-            plain, indexed = results["import-without-index"], results["import-and-search"]
-            rate_plain = summary["events"] / plain["import_s"]
-            rate_indexed = summary["events"] / indexed["import_s"]
-            print(f"\n{database}")
-            print(
-                f"  import without index {plain['import_s']:7.1f} s {rate_plain:9,.0f} events/s\n"
-                f"  import with index    {indexed['import_s']:7.1f} s {rate_indexed:9,.0f} "
-                f"events/s ({rate_indexed / rate_plain:.0%} of without)"
-            )
-            for label, row in indexed["search"].items():
-                print(f"  {label:12} {row['ms']:8.1f} ms  {row['q']:28} {row['found']}")
-            if database == "postgresql":
-                import psycopg
-
-                with psycopg.connect(args.pg, autocommit=True) as conn:
-                    conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")
-    print(
-        "\ntargets (PostgreSQL): rare word and phrase < 300 ms, common word < 500 ms; "
-        "import with index >= 80% of without"
+    started = time.perf_counter()
+    summary = generate_release(
+        root,
+        models=args.models,
+        tasks=args.tasks,
+        released=args.released,
+        events=args.events,
+        seed=11,
     )
+    print(
+        f"release: {summary['attempts']} attempts, {summary['events']:,} events "
+        f"(generated in {time.perf_counter() - started:.0f} s)",
+        flush=True,
+    )
+    return root
 
 
 if __name__ == "__main__":

@@ -85,3 +85,27 @@ def test_deleting_an_attempt_takes_its_events_out_of_the_index(planted):
     Attempt.objects.get(model__slug=first[0], task__slug=first[1]).delete()
     assert count(bench, "quokka") == 1
     assert index_rows() == Event.objects.count()
+
+
+PUNCTUATION = [chr(c) for c in [*range(0x21, 0x30), *range(0x3A, 0x41), *range(0x5B, 0x61)]]
+PUNCTUATION += [chr(c) for c in range(0x7B, 0x7F)]
+
+
+@pytest.mark.django_db
+def test_every_ascii_punctuation_splits_words_as_a_space_does(planted):
+    """PostgreSQL's parser reads ``1.2``, ``a/b``, ``-3``, ``<b>`` and ``&amp;``
+    as tokens of their own; the index must not, on either database, so that a
+    word next to any punctuation is found, and a phrase across it."""
+    bench, _, _ = planted
+    event = Event.objects.order_by("pk").first()
+    pieces = []
+    for i, first in enumerate(PUNCTUATION):
+        second = PUNCTUATION[(i * 7 + 3) % len(PUNCTUATION)]
+        pieces.append(f"kw{i}a{first}{i}kw{second}{first}kw{i}c")
+    Event.objects.filter(pk=event.pk).update(text=" ".join(pieces), output="", doc={})
+    for i in range(len(PUNCTUATION)):
+        assert count(bench, f'"kw{i}a {i}kw kw{i}c"') == 1, PUNCTUATION[i]
+    assert count(bench, '"amp lt b"') == 0
+    Event.objects.filter(pk=event.pk).update(text="x &amp; y &lt;b&gt; 1.5 -3 /usr/bin ~home a+b")
+    for phrase in ("x amp y lt b gt 1 5 3 usr bin home a b", "gt 1 5 3 usr", "bin home a b"):
+        assert count(bench, f'"{phrase}"') == 1, phrase

@@ -14,7 +14,7 @@ case-folded, so the two databases give the same results.
 
 The index is the database's own work inside the import's transaction: a
 rolled-back import leaves it as it was, and deleted events leave no rows.
-Migration 0004 creates both.
+Migrations 0006 and 0007 create both.
 """
 
 from __future__ import annotations

@@ -45,34 +45,28 @@ def _attempts(bench: Bench, user, query: Query) -> QuerySet[Attempt]:
 
 @dataclass(frozen=True)
 class Scope:
-    """The attempts a search looks into: (pk, model, model name, task, task title)."""
+    """The attempts a search looks into: ``attempts`` (unevaluated, for
+    subqueries), and their (pk, model, model name, task, task title) for the
+    facets' labels."""
 
+    attempts: QuerySet[Attempt]
     rows: list[tuple[int, str, str, str, str]]
-
-    @property
-    def ids(self) -> list[int]:
-        return [row[0] for row in self.rows]
 
 
 def scope(bench: Bench, user, query: Query) -> Scope:
-    """One small query, first: the planner then sees a list of known length
-    instead of a nest of joins, and facets need no join per event."""
-    return Scope(
-        list(
-            _attempts(bench, user, query)
-            .order_by("pk")
-            .values_list("pk", "model__slug", "model__display_name", "task__slug", "task__title")
-        )
+    """One small query, first: facets then need no join per event. The event
+    queries take the attempts as a subquery, not as this list: a literal list
+    of thousands of ids costs each query tens of milliseconds to compile and
+    plan."""
+    attempts = _attempts(bench, user, query).order_by()
+    rows = attempts.order_by("pk").values_list(
+        "pk", "model__slug", "model__display_name", "task__slug", "task__title"
     )
+    return Scope(attempts, list(rows))
 
 
-def matching_events(
-    bench: Bench, user, query: Query, within: Scope | None = None
-) -> QuerySet[Event]:
-    """Every event the query matches among the attempts ``user`` may see."""
-    if within is None:
-        within = scope(bench, user, query)
-    events = Event.objects.filter(attempt_id__in=within.ids)
+def _matching(events: QuerySet[Event], query: Query) -> QuerySet[Event]:
+    """``events`` narrowed to those the query's words and event fields match."""
     f = query.filters
     if "type" in f:
         events = events.filter(type__in=f["type"])
@@ -86,6 +80,14 @@ def matching_events(
     if query.terms or query.excluded:
         events = events.filter(backends.text_condition(query.terms, query.excluded))
     return events
+
+
+def matching_events(
+    bench: Bench, user, query: Query, within: Scope | None = None
+) -> QuerySet[Event]:
+    """Every event the query matches among the attempts ``user`` may see."""
+    attempts = within.attempts if within else _attempts(bench, user, query).order_by()
+    return _matching(Event.objects.filter(attempt_id__in=attempts.values("pk")), query)
 
 
 @dataclass
@@ -138,11 +140,12 @@ def _needle(query: Query) -> str | None:
 
 
 def page_groups(
-    events: QuerySet[Event], query: Query, *, page: int, holding: list[int] | None = None
+    within: Scope, query: Query, *, page: int, holding: list[int] | None = None
 ) -> tuple[list[Group], bool]:
-    """One page of attempts holding matches (in attempt order), each with its
-    first matching events: three or four queries. ``holding``: every attempt
-    with a match, when the caller already knows them all."""
+    """One page of the attempts in ``within`` holding matches (in attempt
+    order), each with its first matching events: three or four queries.
+    ``holding``: every attempt with a match, when the caller already knows
+    them all."""
     limits = settings.BENCHVIEW_LIMITS
     size, per_attempt = limits["search_attempts_per_page"], limits["search_events_per_attempt"]
     start = (page - 1) * size
@@ -150,9 +153,11 @@ def page_groups(
         ids = sorted(holding)[start : start + size + 1]
     else:
         # Attempt by attempt, stopping at the page's end: for a common word
-        # this stops early instead of listing every match.
+        # this stops early instead of listing every match. The probe needs no
+        # scope of its own: the attempts probed are the scope.
+        probe = _matching(Event.objects.filter(attempt_id=OuterRef("pk")), query)
         ids = list(
-            Attempt.objects.filter(Exists(events.filter(attempt_id=OuterRef("pk"))))
+            within.attempts.filter(Exists(probe))
             .order_by("pk")
             .values_list("pk", flat=True)[start : start + size + 1]
         )
@@ -160,8 +165,10 @@ def page_groups(
     ids = ids[:size]
     if not ids:
         return [], False
+    # The page's attempts are in scope already: matched by their ids alone, so
+    # the planner reads their events by (attempt, index) instead of every match.
     firsts = list(
-        events.filter(attempt_id__in=ids)
+        _matching(Event.objects.filter(attempt_id__in=ids), query)
         .annotate(
             position=Window(RowNumber(), partition_by=[F("attempt_id")], order_by=F("index").asc()),
             in_attempt=Window(Count("id"), partition_by=[F("attempt_id")]),
@@ -262,7 +269,7 @@ def search(*, bench: Bench, user, query: Query, page: int = 1) -> Results:
         return Results(query, total, attempts, [], page, False)
     # Below the cap the tally saw every match, so it knows every attempt.
     groups, has_next = page_groups(
-        events, query, page=page, holding=None if total.capped else holding
+        within, query, page=page, holding=None if total.capped else holding
     )
     return Results(
         query=query,
