@@ -255,6 +255,9 @@ BENCHVIEW_LIMITS = {
     "number_max_abs": envint("BENCHVIEW_NUMBER_MAX_ABS", 10**12),
     # Bulk inserts.
     "bulk_batch_size": envint("BENCHVIEW_BULK_BATCH_SIZE", 2000),
+    # An import writes attempts' rows together once they hold about this many
+    # bytes (ingest.attempt_batch): fewer statements, memory still flat.
+    "import_batch_bytes": envint("BENCHVIEW_IMPORT_BATCH_BYTES", 8 * 1024**2),
     # Pages.
     "event_preview_chars": envint("BENCHVIEW_EVENT_PREVIEW_CHARS", 600),
     "event_input_preview_chars": envint("BENCHVIEW_EVENT_INPUT_PREVIEW_CHARS", 1200),
