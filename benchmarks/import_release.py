@@ -1,19 +1,28 @@
 """Import speed and memory: events per second against the read-and-parse floor.
 
     .venv/bin/python benchmarks/import_release.py [--events 50000] [--pg URL]
+    .venv/bin/python benchmarks/import_release.py --shape seed      # the seed's scale
+    .venv/bin/python benchmarks/import_release.py --release DIR     # a release folder
 
-Generates two synthetic releases (about N and 2N events, the second with
-twice the attempts), and imports each into a fresh SQLite database and a
-fresh PostgreSQL database, every run in its own process so that peak memory
-(ru_maxrss) belongs to that run alone. Prints events/s, the floor (reading and
-parsing the same files, nothing else) and the ratio, and peak memory.
-Targets on a 2-core machine: at least 25,000 events/s on each database, and
-peak memory that does not grow with the number of attempts.
+By default generates two synthetic releases (about N and 2N events, the
+second with twice the attempts). ``--shape seed`` generates one at the seed's
+scale instead (40 models x 500 tasks, 100 released, 1M events: about 4,000
+attempts and 1.3 GB); ``--release`` measures an existing release folder,
+which is only read. Each release is imported into a fresh SQLite database and
+a fresh PostgreSQL database, then imported again unchanged, every run in its
+own process so that peak memory (ru_maxrss) belongs to that run alone.
+
+Prints, per run, seconds, events/s, SQL statements, peak memory, the floor
+(reading, hashing and parsing every file of the same release, nothing else,
+measured in the same run) and the ratio to it. Targets on a 2-core machine: a
+fresh import at most 5x the floor on each database, an unchanged re-import at
+most 2x, peak memory at most 200 MiB and flat from 1x to 2x.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import resource
@@ -27,6 +36,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/postgres"
 BENCH_DB = "benchview_bench_import"
+SHAPES = {
+    # Every fifth attempt a long one, so that only the count grows from 1x to 2x.
+    "default": lambda events: [
+        ("1x", {"models": 6, "tasks": 12, "released": 6, "events": events, "long_every": 5}),
+        ("2x", {"models": 12, "tasks": 12, "released": 6, "events": 2 * events, "long_every": 5}),
+    ],
+    # make_sample_release --models 40 --tasks 500 --released 100 --events 1000000
+    "seed": lambda events: [
+        ("seed", {"models": 40, "tasks": 500, "released": 100, "events": 1_000_000}),
+    ],
+}
 
 
 def child(mode: str, release: str, database_url: str) -> None:
@@ -37,15 +57,24 @@ def child(mode: str, release: str, database_url: str) -> None:
 
     django.setup()
     from django.core.management import call_command
+    from django.db import connection
 
     from ingest.reader import open_release
     from ingest.schema import parse_json
+
+    statements, sizes = 0, {}
+
+    def count(execute, sql, params, many, context):
+        nonlocal statements
+        statements += 1
+        return execute(sql, params, many, context)
 
     if mode == "floor":
         started = time.perf_counter()
         with open_release(release) as source:
             for name in source.names():
                 data = source.read(name)
+                hashlib.sha256(data).hexdigest()
                 if name.endswith(".json"):
                     parse_json(data)
         seconds = time.perf_counter() - started
@@ -54,11 +83,16 @@ def child(mode: str, release: str, database_url: str) -> None:
 
         call_command("migrate", verbosity=0, skip_checks=True)
         started = time.perf_counter()
-        with open_release(release) as source:
-            release_import(source=source)
+        with connection.execute_wrapper(count), open_release(release) as source:
+            plan = release_import(source=source).plan
         seconds = time.perf_counter() - started
+        sizes = {"attempts": len(plan.attempts), "events": plan.events}
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(json.dumps({"seconds": seconds, "peak_mib": peak_kib / 1024}))
+    print(
+        json.dumps(
+            {"seconds": seconds, "peak_mib": peak_kib / 1024, "statements": statements, **sizes}
+        )
+    )
 
 
 def run_child(mode: str, release: Path, database_url: str) -> dict:
@@ -72,31 +106,72 @@ def run_child(mode: str, release: Path, database_url: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def fresh_postgres(base_url: str) -> str | None:
+def fresh_postgres(base_url: str, name: str) -> str | None:
     """Create an empty database for one run; None when PostgreSQL is unreachable."""
     import psycopg
 
     try:
         with psycopg.connect(base_url, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")
-            conn.execute(f"CREATE DATABASE {BENCH_DB}")
+            conn.execute(f"DROP DATABASE IF EXISTS {name}")
+            conn.execute(f"CREATE DATABASE {name}")
     except psycopg.OperationalError as exc:
         print(f"PostgreSQL not reachable ({exc}); skipping it", file=sys.stderr)
         return None
-    return base_url.rsplit("/", 1)[0] + f"/{BENCH_DB}"
+    return base_url.rsplit("/", 1)[0] + f"/{name}"
 
 
-def drop_postgres(base_url: str) -> None:
+def drop_postgres(base_url: str, name: str) -> None:
     import psycopg
 
     with psycopg.connect(base_url, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")
+        conn.execute(f"DROP DATABASE IF EXISTS {name}")
+
+
+def measure(label, release, args, tmp, rows) -> None:
+    floor = run_child("floor", release, f"sqlite:///{tmp}/floor.sqlite3")
+    targets = []
+    if "sqlite" in args.databases:
+        targets.append(("sqlite", f"sqlite:///{tmp}/import-{label}.sqlite3"))
+    pg = fresh_postgres(args.pg, args.pg_db) if "postgresql" in args.databases else None
+    if pg:
+        targets.append(("postgresql", pg))
+    try:
+        for database, url in targets:
+            for run in ("fresh", "again"):
+                result = run_child("import", release, url)
+                rows.append((label, run, database, result, floor))
+                print(_line(*rows[-1]), flush=True)
+    finally:
+        if pg:
+            drop_postgres(args.pg, args.pg_db)
+
+
+HEADER = (
+    f"{'size':4} {'run':5} {'db':10} {'attempts':>8} {'events':>7} {'import s':>8} "
+    f"{'events/s':>9} {'stmts':>6} {'floor s':>7} {'ratio':>6} {'peak MiB':>8}"
+)
+
+
+def _line(label, run, database, result, floor) -> str:
+    rate = result["events"] / result["seconds"]
+    return (
+        f"{label:4} {run:5} {database:10} {result['attempts']:8d} {result['events']:7d} "
+        f"{result['seconds']:8.2f} {rate:9.0f} {result['statements']:6d} "
+        f"{floor['seconds']:7.2f} {result['seconds'] / floor['seconds']:6.1f} "
+        f"{result['peak_mib']:8.0f}"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=50_000)
+    parser.add_argument("--shape", choices=sorted(SHAPES), default="default")
+    parser.add_argument("--release", type=Path, help="measure this release folder (only read)")
     parser.add_argument("--pg", default=os.environ.get("BENCH_PG_URL", DEFAULT_PG))
+    parser.add_argument("--pg-db", default=BENCH_DB, help="scratch database, dropped after")
+    parser.add_argument(
+        "--databases", default="sqlite,postgresql", help="comma-separated: sqlite,postgresql"
+    )
     parser.add_argument("--child", nargs=3, metavar=("MODE", "RELEASE", "DB"))
     args = parser.parse_args()
     if args.child:
@@ -109,42 +184,18 @@ def main() -> None:
     django.setup()
     from samplegen import generate_release
 
-    rows = []
+    rows: list = []
+    print(HEADER, flush=True)
     with tempfile.TemporaryDirectory(prefix="benchview-import-") as tmp:
-        # Two sizes: twice the events over twice the attempts, with the same mix
-        # of attempt lengths (every fifth one long), so only the count grows.
-        sizes = [
-            ("1x", {"models": 6, "tasks": 12, "released": 6, "events": args.events}),
-            ("2x", {"models": 12, "tasks": 12, "released": 6, "events": 2 * args.events}),
-        ]
-        for _, options in sizes:
-            options["long_every"] = 5
-        for label, options in sizes:
-            release = Path(tmp) / f"release-{label}"
-            summary = generate_release(release, seed=11, **options)
-            floor = run_child("floor", release, f"sqlite:///{tmp}/floor.sqlite3")
-            targets = [("sqlite", f"sqlite:///{tmp}/import-{label}.sqlite3")]
-            pg = fresh_postgres(args.pg)
-            if pg:
-                targets.append(("postgresql", pg))
-            for database, url in targets:
-                result = run_child("import", release, url)
-                rows.append((label, summary, database, result, floor))
-            if pg:
-                drop_postgres(args.pg)
-
-    print(
-        f"{'size':4} {'db':10} {'attempts':>8} {'events':>7} {'import s':>8} {'events/s':>9} "
-        f"{'floor s':>7} {'ratio':>6} {'peak MiB':>8}"
-    )
-    for label, summary, database, result, floor in rows:
-        rate = summary["events"] / result["seconds"]
-        print(
-            f"{label:4} {database:10} {summary['attempts']:8d} {summary['events']:7d} "
-            f"{result['seconds']:8.2f} {rate:9.0f} {floor['seconds']:7.2f} "
-            f"{result['seconds'] / floor['seconds']:6.1f} {result['peak_mib']:8.0f}"
-        )
-    print("targets: >= 25,000 events/s on each database; peak memory flat from 1x to 2x")
+        if args.release:
+            release = args.release.resolve()
+            measure("rel", release, args, tmp, rows)
+        else:
+            for label, options in SHAPES[args.shape](args.events):
+                release = Path(tmp) / f"release-{label}"
+                generate_release(release, seed=11, **options)
+                measure(label, release, args, tmp, rows)
+    print("targets: fresh <= 5x the floor, unchanged re-import ('again') <= 2x, peak <= 200 MiB")
 
 
 if __name__ == "__main__":

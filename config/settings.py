@@ -255,6 +255,9 @@ BENCHVIEW_LIMITS = {
     "number_max_abs": envint("BENCHVIEW_NUMBER_MAX_ABS", 10**12),
     # Bulk inserts.
     "bulk_batch_size": envint("BENCHVIEW_BULK_BATCH_SIZE", 2000),
+    # An import writes attempts' rows together once they hold about this many
+    # bytes (ingest.attempt_batch): fewer statements, memory still flat.
+    "import_batch_bytes": envint("BENCHVIEW_IMPORT_BATCH_BYTES", 8 * 1024**2),
     # Pages. The home page lists each bench's top models; an attempt's events are
     # read from the database this many rows per round trip.
     "home_top_models": envint("BENCHVIEW_HOME_TOP_MODELS", 5),

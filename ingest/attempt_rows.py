@@ -1,18 +1,19 @@
-"""Write one attempt's rows: the attempt, its checks, evidence, events and requests."""
+"""One attempt's rows, built without touching the database: the attempt, its checks,
+evidence, transcript check, events, vendor requests and blobs (see ingest.attempt_batch)."""
 
 from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 import orjson
 
-from ingest.bulk import bulk_insert
 from ingest.plan import AttemptDocs, AttemptPlan, verdict_outcomes
 from leaderboard import jsonsafe
 from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
 from leaderboard.scoring import MISSING_VERDICT, count_checks, score_verdict
-from trajectories.models import Blob, Event, Evidence, TranscriptCheck, VendorRequest
 
 EVENT_COLUMNS = (
     "attempt",
@@ -42,7 +43,47 @@ REQUEST_COLUMNS = (
 )
 
 
-def attempt_write(
+# What an event or request costs in memory beyond its strings (dicts, small objects).
+ITEM_OVERHEAD = 1000
+
+
+@dataclass
+class PendingAttempt:
+    """One released attempt's rows, ready to write once the attempt has its primary key.
+
+    Events and vendor requests stay as decoded and become rows only while they
+    are written (``event_rows``, ``request_rows``): a long attempt never holds
+    its documents and their rows at once. ``blobs`` maps the SHA-256 of each
+    text file to its bytes, and the evidence names them by it.
+    """
+
+    label: str
+    attempt: Attempt
+    results: list[CheckResult]
+    evidence: dict
+    transcript_check: dict | None
+    events: list[dict]
+    sources: list[list[int] | None]
+    vendors: dict[str, list[dict]]
+    blobs: dict[str, bytes] = field(default_factory=dict)
+    # Roughly the bytes held: what the writer's buffer counts against its limit.
+    size: int = 0
+
+    def event_rows(self) -> Iterator[tuple]:
+        """The events as rows in EVENT_COLUMNS order."""
+        pk, sources = self.attempt.pk, self.sources
+        for i, event in enumerate(self.events):
+            yield _event_row(pk, event, sources[i] if i < len(sources) else None)
+
+    def request_rows(self) -> Iterator[tuple]:
+        """The vendor requests as rows in REQUEST_COLUMNS order."""
+        pk = self.attempt.pk
+        for vendor, entries in self.vendors.items():
+            for i, entry in enumerate(entries):
+                yield _request_row(pk, vendor, i, entry)
+
+
+def attempt_rows(
     *,
     bench: Bench,
     model: Model,
@@ -51,8 +92,8 @@ def attempt_write(
     docs: AttemptDocs,
     scoring_rule: str,
     matrix_values: dict,
-) -> Attempt:
-    """Create one released attempt and everything it carries."""
+) -> PendingAttempt:
+    """Every row of one released attempt; nothing is read from or written to the database."""
     summary, verdict = docs.summary, docs.verdict
     outcomes = verdict_outcomes(verdict)
     counts = count_checks(outcomes) if outcomes is not None else None
@@ -60,7 +101,7 @@ def attempt_write(
     if verdict is None and MISSING_VERDICT not in flags:
         flags.append(MISSING_VERDICT)
     cost, timing = summary["cost"], summary["timing"]
-    attempt = Attempt.objects.create(
+    attempt = Attempt(
         bench=bench,
         model=model,
         task=task,
@@ -89,9 +130,8 @@ def attempt_write(
         content_hash=planned.content_hash,
         **matrix_values,
     )
-    results = CheckResult.objects.bulk_create(
+    results = [
         CheckResult(
-            attempt=attempt,
             position=i,
             name=c["name"],
             level=c["level"],
@@ -102,48 +142,45 @@ def attempt_write(
             doc=jsonsafe.pack(c),
         )
         for i, c in enumerate(verdict["checks"] if verdict is not None else [])
-    )
+    ]
     trajectory = dict(docs.trajectory)
     events = trajectory.pop("events")
     vendor_log = dict(docs.vendor_log) if docs.vendor_log is not None else None
     vendors = vendor_log.pop("vendors") if vendor_log is not None else {}
-    blobs = _blobs(docs.texts)
-    Evidence.objects.create(
-        attempt=attempt,
-        trajectory=jsonsafe.pack(trajectory),
-        vendor_log=jsonsafe.pack(vendor_log),
-        vendor_order=list(vendors),
-        patch=blobs.get("patch.diff"),
-        transcript=blobs["transcript.jsonl"],
-        problem=blobs["problem.md"],
-        requests_total=sum(len(v) for v in vendors.values()),
-        events_from=docs.events_from,
+    digests = {name: hashlib.sha256(data).hexdigest() for name, data in docs.texts.items()}
+    evidence = {
+        "trajectory": jsonsafe.pack(trajectory),
+        "vendor_log": jsonsafe.pack(vendor_log),
+        "vendor_order": list(vendors),
+        "patch_id": digests.get("patch.diff"),
+        "transcript_id": digests["transcript.jsonl"],
+        "problem_id": digests["problem.md"],
+        "requests_total": sum(len(v) for v in vendors.values()),
+        "events_from": docs.events_from,
         **event_counts(events),
-    )
+    }
     reading = docs.transcript
-    sources = reading.sources if reading is not None else []
-    if reading is not None:
-        TranscriptCheck.objects.create(attempt=attempt, **reading.check_values())
-    attempt_id = attempt.pk  # once, not once per row
-    bulk_insert(
-        Event,
-        EVENT_COLUMNS,
-        (
-            _event_row(attempt_id, e, sources[i] if i < len(sources) else None)
-            for i, e in enumerate(events)
-        ),
+    blobs = {digests[name]: data for name, data in docs.texts.items()}
+    size = sum(len(b) for b in blobs.values()) + sum(_item_size(e) for e in events)
+    size += sum(len(entries) for entries in vendors.values()) * ITEM_OVERHEAD
+    return PendingAttempt(
+        label=planned.label,
+        attempt=attempt,
+        results=results,
+        evidence=evidence,
+        transcript_check=reading.check_values() if reading is not None else None,
+        events=events,
+        sources=reading.sources if reading is not None else [],
+        vendors=vendors,
+        blobs=blobs,
+        size=size,
     )
-    bulk_insert(
-        VendorRequest,
-        REQUEST_COLUMNS,
-        (
-            _request_row(attempt_id, vendor, i, entry)
-            for vendor, entries in vendors.items()
-            for i, entry in enumerate(entries)
-        ),
-    )
-    _link_checks_to_requests(attempt, results)
-    return attempt
+
+
+def _item_size(event: dict) -> int:
+    result = event.get("result")
+    output = result.get("output") if isinstance(result, dict) else None
+    return ITEM_OVERHEAD + len(event.get("text") or "") + len(output or "")
 
 
 def event_counts(events: list[dict]) -> dict:
@@ -160,38 +197,6 @@ def event_counts(events: list[dict]) -> dict:
         "tool_calls_by_tool": dict(sorted(calls.items())),
         "failed_tool_calls_by_tool": dict(sorted(failed.items())),
     }
-
-
-def _blobs(texts: dict[str, bytes]) -> dict[str, Blob]:
-    """Stored blobs for the attempt's text files (one query when all are known)."""
-    digests = {name: hashlib.sha256(data).hexdigest() for name, data in texts.items()}
-    known = Blob.objects.in_bulk(list(set(digests.values())))
-    found = {}
-    for name, digest in digests.items():
-        blob = known.get(digest)
-        if blob is None:
-            blob = known[digest] = Blob.store(digest, texts[name])
-        found[name] = blob
-    return found
-
-
-def _link_checks_to_requests(attempt: Attempt, results: list[CheckResult]) -> None:
-    named = [r for r in results if r.requests]
-    if not named:
-        return
-    by_ref = {
-        f"{vendor}:{request_id}": pk
-        for pk, vendor, request_id in VendorRequest.objects.filter(attempt=attempt).values_list(
-            "pk", "vendor", "request_id"
-        )
-    }
-    through = VendorRequest.checks.through
-    through.objects.bulk_create(
-        through(vendorrequest_id=by_ref[ref], checkresult_id=result.pk)
-        for result in named
-        for ref in dict.fromkeys(result.requests)
-        if ref in by_ref
-    )
 
 
 def _dumps(value) -> str:

@@ -19,6 +19,7 @@ from django.conf import settings
 
 HOST_REPLACEMENT = "redacted.invalid"
 _HOST_CHAR = re.compile(rb"[\w-]")
+_HOME_BEFORE = re.compile(rb"[\w.~/-]")
 HOME_REPLACEMENT = "/home/user/"
 
 
@@ -57,6 +58,9 @@ class Scrubber:
         self.prefix_needles = [
             (p.rstrip("/") + "/").lower().encode() for p in config["home_prefixes"]
         ]
+        self.exact_prefix_needles = [
+            (p.rstrip("/") + "/").encode() for p in config["home_prefixes"]
+        ]
         self.header_patterns = [h.lower() for h in config["header_names"]]
 
     # -- checking ------------------------------------------------------------------------
@@ -66,6 +70,25 @@ class Scrubber:
         lowered = data.lower()
         if any(needle in lowered for needle in self.prefix_needles):
             return True
+        return self._might_name_host(lowered)
+
+    def might_find(self, data: bytes) -> bool:
+        """A stricter fast test than might_match that still misses no finding: the home
+        pattern is case-sensitive, so its prefixes are looked for with their case
+        ("/api/v2/users/" is no "/Users/"); a JSON escape ("\\/", "\\u") could hide
+        one, so it answers True."""
+        if b"\\/" in data or b"\\u" in data:
+            return True
+        for needle in self.exact_prefix_needles:
+            start = data.find(needle)
+            while start != -1:
+                # The home pattern's own look-behind: "/scim/v2/Users/" is no home folder.
+                if start == 0 or not _HOME_BEFORE.match(data, start - 1):
+                    return True
+                start = data.find(needle, start + 1)
+        return self._might_name_host(data.lower())
+
+    def _might_name_host(self, lowered: bytes) -> bool:
         for needle in self.suffix_needles:
             start = lowered.find(needle)
             while start != -1:
@@ -74,6 +97,20 @@ class Scrubber:
                 if end >= len(lowered) or not _HOST_CHAR.match(lowered, end):
                     return True
                 start = lowered.find(needle, end)
+        return False
+
+    def might_name_dropped_header(self, data: bytes) -> bool:
+        """A fast test over a vendor log's raw bytes for header_findings: False only
+        when no header name it drops can be in it."""
+        lowered = data.lower()
+        if b"\\u" in lowered:
+            return True  # an escaped name is only seen decoded
+        for pattern in self.header_patterns:
+            # A header name is a JSON key: a quote, the name, and a quote unless wildcarded.
+            literal = re.split(r"[*?\[]", pattern, maxsplit=1)[0]
+            needle = '"' + literal + ('"' if literal == pattern else "")
+            if not literal or needle.encode() in lowered:
+                return True
         return False
 
     def _allowed(self, text: str) -> bool:

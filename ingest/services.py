@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import reset_queries, transaction
+from django.db import transaction
 
-from ingest.attempt_rows import attempt_write
+from ingest.attempt_batch import AttemptBatch
+from ingest.attempt_rows import attempt_rows
 from ingest.extras import collect_extras
 from ingest.plan import (
     CheckedAttempt,
@@ -69,8 +70,8 @@ def release_import(
         with transaction.atomic():
             release = check_release(source, progress=progress, scrub=scrub)
             plan = release.plan
-            # Written as they are checked; the first problem stops the writing
-            # and, below, rolls back what was written.
+            # Written as they are checked, a batch at a time (ingest.attempt_batch);
+            # the first problem stops the writing and, below, rolls back what was written.
             writing = plan.ok
             if writing:
                 writer.begin(plan, release.folders)
@@ -98,6 +99,7 @@ class _Writer:
         self.staged = staged
         self.written = 0
         self.blobs_removed = 0
+        self.batch = AttemptBatch()
 
     def begin(self, plan: ImportPlan, folders: list[tuple[str, str, int]]) -> None:
         self.bench = _write_bench(plan)
@@ -105,10 +107,13 @@ class _Writer:
         self.models = _write_models(plan, self.bench)
         self.tasks = _write_tasks(plan, self.bench, batches)
         self.cells = plan.matrix.cells
-        # Keyed (model, task, trial): further trials are rows of their own.
+        # Keyed (model, task, trial): further trials are rows of their own. Only
+        # what is compared here is loaded: a bench has a row per matrix cell.
         self.existing = {
             (a.model.slug, a.task.slug, a.trial): a
-            for a in Attempt.all_trials.filter(bench=self.bench).select_related("model", "task")
+            for a in Attempt.all_trials.filter(bench=self.bench)
+            .select_related("model", "task")
+            .only(*_EXISTING_FIELDS)
         }
         keep = set(folders) | {(m, t, 0) for m, row in self.cells.items() for t in row}
         stale = [a.pk for key, a in self.existing.items() if key not in keep]
@@ -161,12 +166,7 @@ class _Writer:
         if planned.status == "unchanged" and attempt is not None and attempt.has_detail:
             _save_if_changed(attempt, matrix_values)
             return
-        if attempt is not None:
-            attempt.delete()
-        # With DEBUG on, Django keeps every query (with its parameters: whole
-        # trajectories) in memory; an import must not grow with the release.
-        reset_queries()
-        attempt_write(
+        rows = attempt_rows(
             bench=self.bench,
             model=self.models[planned.model],
             task=self.tasks[planned.task],
@@ -175,9 +175,12 @@ class _Writer:
             scoring_rule=plan.scoring_rule,
             matrix_values=matrix_values,
         )
+        # Written with the next attempts (ingest.attempt_batch), in place of the old row.
+        self.batch.add(rows, replaces=attempt.pk if attempt is not None else None)
         self.written += 1
 
     def finish(self, plan: ImportPlan) -> None:
+        self.batch.flush()
         published = {r.model: r.model_dump() for r in plan.leaderboard.rows}
         bench_recompute(bench=self.bench, published_rows=published)
         if not plan.is_noop:
@@ -185,6 +188,18 @@ class _Writer:
             # commits; an import that changes nothing leaves even this row be.
             generation_raise()
         self.blobs_removed = blobs_collect()
+
+
+_EXISTING_FIELDS = (
+    "trial",
+    "has_detail",
+    "score",
+    "flags",
+    "matrix_score",
+    "matrix_flags",
+    "model__slug",
+    "task__slug",
+)
 
 
 def _save_if_changed(obj, values: dict) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ingest.plan.attempts import check_attempt
 from ingest.plan.checker import Checker
-from ingest.plan.diff import compare_with_database, existing_attempt_hashes
+from ingest.plan.diff import compare_with_database, existing_attempt_hashes, known_attempts
 from ingest.plan.release import (
     attempt_folders,
     check_derived,
@@ -35,6 +35,7 @@ class ReleaseCheck:
     check: Checker
     folders: list[Folder] = field(default_factory=list)
     existing: dict[Folder, str] = field(default_factory=dict)
+    known: dict[Folder, dict] = field(default_factory=dict)
     progress: ProgressCallback | None = None
 
     def attempts(self, *, writing: bool = False) -> Iterator[CheckedAttempt]:
@@ -43,14 +44,15 @@ class ReleaseCheck:
         Once a problem is found nothing more is yielded (the caller rolls back
         what it wrote); the checking goes on, to report every problem. An
         attempt folder is read only when its turn comes and nothing here keeps
-        its documents, so memory does not grow with the release. ``writing``
+        its documents, so memory does not grow with the release. An unchanged
+        attempt comes without its documents (see check_attempt). ``writing``
         (the caller writes what it is given) names the phase the progress reports.
         """
         plan, progress, total = self.plan, self.progress, len(self.folders)
         events = 0
         for number, (model_id, task_id, trial) in enumerate(self.folders, start=1):
             checked = check_attempt(
-                self.check, plan.manifest, model_id, task_id, self.existing, trial
+                self.check, plan.manifest, model_id, task_id, self.existing, trial, self.known
             )
             if checked is not None:
                 attempt = checked.attempt
@@ -95,6 +97,7 @@ def check_release(
     read_task_files(check, manifest, released)
     release.folders = attempt_folders(check, manifest, released)
     release.existing = existing_attempt_hashes(manifest.bench)
+    release.known = known_attempts(manifest.bench, manifest.scoring_rule)
     compare_with_database(plan, release.existing, release.folders)
     return release
 

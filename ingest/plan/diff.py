@@ -18,6 +18,40 @@ def existing_attempt_hashes(bench: str) -> dict[Folder, str]:
     return {(m, t, n): h for m, t, n, h in rows}
 
 
+# What the plan says of an attempt, and where the database keeps it.
+_KNOWN_FIELDS = {
+    "published_score": "published_score",
+    "recomputed_score": "score",
+    "events": "evidence__events_total",
+    "requests": "evidence__requests_total",
+    "transcript_status": "transcript_check__status",
+    "transcript_format": "transcript_check__format",
+    "transcript_note": "transcript_check__note",
+    "first_difference": "transcript_check__first_difference",
+    "differences": "transcript_check__differences",
+    "differences_total": "transcript_check__differences_total",
+    "unmapped_total": "transcript_check__unmapped_total",
+}
+
+
+def known_attempts(bench: str, scoring_rule: str) -> dict[Folder, dict]:
+    """The plan's figures of every attempt already in ``bench``, by (model, task, trial),
+    as they were found when it was imported: one query.
+
+    Empty when the bench's scoring rule changes (the recomputed scores would
+    differ); an attempt without its evidence or transcript check is left out.
+    """
+    if not Bench.objects.filter(slug=bench, scoring_rule=scoring_rule).exists():
+        return {}
+    rows = Attempt.all_trials.filter(
+        bench__slug=bench,
+        has_detail=True,
+        evidence__isnull=False,
+        transcript_check__isnull=False,
+    ).values_list("model__slug", "task__slug", "trial", *_KNOWN_FIELDS.values())
+    return {(m, t, n): dict(zip(_KNOWN_FIELDS, values, strict=True)) for m, t, n, *values in rows}
+
+
 def compare_with_database(
     plan: ImportPlan, existing: dict[Folder, str], folders: list[Folder]
 ) -> None:

@@ -98,10 +98,11 @@ class AttemptDocs:
 
 @dataclass
 class CheckedAttempt:
-    """One attempt folder that passed every check: its plan entry and its documents."""
+    """One attempt folder that passed every check: its plan entry and its documents
+    (None for an unchanged attempt taken as it was imported, plan.attempts.check_attempt)."""
 
     attempt: AttemptPlan
-    docs: AttemptDocs
+    docs: AttemptDocs | None
 
 
 @dataclass

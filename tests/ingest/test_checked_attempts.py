@@ -72,21 +72,56 @@ def test_after_a_problem_nothing_more_is_given_but_every_problem_is_reported(rel
     ]
 
 
-def test_the_import_writes_each_attempt_before_it_reads_the_next(small_release_dir, monkeypatch):
-    from ingest import services
+def _recording_writes(monkeypatch, events: list[str]) -> None:
+    """Note "write <folder>" in ``events`` for each attempt as its batch is written."""
+    from ingest import attempt_batch
 
+    write = attempt_batch._write
+
+    def recorded_write(batch):
+        events.extend(f"write attempts/{p.label}" for p in batch)
+        return write(batch)
+
+    monkeypatch.setattr(attempt_batch, "_write", recorded_write)
+
+
+def test_the_import_writes_each_attempt_before_it_reads_the_next_with_a_one_byte_batch(
+    small_release_dir, monkeypatch, settings
+):
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "import_batch_bytes": 1}
     events: list[str] = []
-    write = services.attempt_write
-
-    def recorded_write(**kwargs):
-        planned = kwargs["planned"]
-        events.append(f"write attempts/{planned.model}/{planned.task}")
-        return write(**kwargs)
-
-    monkeypatch.setattr(services, "attempt_write", recorded_write)
+    _recording_writes(monkeypatch, events)
     monkeypatch.setattr(
         "tests.conftest.open_release", lambda path: _recording_reads(open_release(path), events)
     )
     import_path(small_release_dir)
     folders = _attempt_folders(small_release_dir)
     assert events == [e for f in folders for e in (f"read {f}", f"write {f}")]
+
+
+def test_the_import_writes_attempts_in_batches_as_soon_as_a_batch_is_full(
+    small_release_dir, monkeypatch, settings
+):
+    folders = _attempt_folders(small_release_dir)
+    # About two attempts' worth of rows: written by twos (or threes), never all at the end.
+    sizes = sorted(
+        sum(f.stat().st_size for f in (small_release_dir / d).iterdir()) for d in folders
+    )
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "import_batch_bytes": 2 * sizes[0]}
+    events: list[str] = []
+    _recording_writes(monkeypatch, events)
+    monkeypatch.setattr(
+        "tests.conftest.open_release", lambda path: _recording_reads(open_release(path), events)
+    )
+    import_path(small_release_dir)
+    reads = [e for e in events if e.startswith("read ")]
+    writes = [e for e in events if e.startswith("write ")]
+    assert reads == [f"read {f}" for f in folders]
+    assert writes == [f"write {f}" for f in folders]
+    for folder in folders:
+        # Each attempt is read before it is written...
+        assert events.index(f"read {folder}") < events.index(f"write {folder}")
+    # ...and the writing starts long before the last folder is read.
+    assert events.index(f"write {folders[0]}") < events.index(f"read {folders[-1]}")
+    runs = "".join("r" if e.startswith("read") else "w" for e in events)
+    assert "rw" in runs and "rr" in runs  # batches of several attempts, several batches

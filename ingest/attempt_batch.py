@@ -1,0 +1,114 @@
+"""Write the rows of many attempts together: a few statements per table, not per attempt.
+
+At the seed's scale (4,000 attempts) one INSERT per attempt and table, one
+SELECT of known blobs and one of vendor requests per attempt were most of an
+import's time. Attempts' rows wait here until they hold about
+``BENCHVIEW_LIMITS["import_batch_bytes"]``, so memory stays flat however many
+attempts a release has; then each table gets one bulk insert (``COPY`` on
+PostgreSQL for events and vendor requests, ingest.bulk).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import reset_queries
+
+from ingest.attempt_rows import EVENT_COLUMNS, REQUEST_COLUMNS, PendingAttempt
+from ingest.bulk import bulk_insert
+from leaderboard.models import Attempt, CheckResult
+from trajectories.models import Blob, Event, Evidence, TranscriptCheck, VendorRequest
+
+BLOB_COLUMNS = ("sha256", "size", "data", "storage_name")
+
+
+class AttemptBatch:
+    """Attempts waiting to be written, and the old rows they replace."""
+
+    def __init__(self) -> None:
+        self.limit = settings.BENCHVIEW_LIMITS["import_batch_bytes"]
+        self.pending: list[PendingAttempt] = []
+        self.replaced: list[int] = []
+        self.size = 0
+
+    def add(self, pending: PendingAttempt, *, replaces: int | None = None) -> None:
+        """Queue one attempt (replacing the attempt row ``replaces``); writes when full."""
+        self.pending.append(pending)
+        if replaces is not None:
+            self.replaced.append(replaces)
+        self.size += pending.size
+        if self.size >= self.limit:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write every queued attempt, after deleting the rows they replace."""
+        # With DEBUG on, Django keeps every query (with its parameters: whole
+        # trajectories) in memory; an import must not grow with the release.
+        reset_queries()
+        if self.replaced:
+            Attempt.all_trials.filter(pk__in=self.replaced).delete()
+        if self.pending:
+            _write(self.pending)
+        self.pending, self.replaced, self.size = [], [], 0
+
+
+def _write(batch: list[PendingAttempt]) -> None:
+    _write_blobs(batch)
+    Attempt.all_trials.bulk_create([p.attempt for p in batch])
+    for p in batch:
+        for result in p.results:
+            result.attempt = p.attempt
+    CheckResult.objects.bulk_create([r for p in batch for r in p.results])
+    Evidence.objects.bulk_create([Evidence(attempt=p.attempt, **p.evidence) for p in batch])
+    TranscriptCheck.objects.bulk_create(
+        TranscriptCheck(attempt=p.attempt, **p.transcript_check)
+        for p in batch
+        if p.transcript_check is not None
+    )
+    bulk_insert(Event, EVENT_COLUMNS, (row for p in batch for row in p.event_rows()))
+    bulk_insert(VendorRequest, REQUEST_COLUMNS, (row for p in batch for row in p.request_rows()))
+    _link_checks_to_requests(batch)
+
+
+def _write_blobs(batch: list[PendingAttempt]) -> None:
+    """The blobs not stored yet: one query to know which, one bulk insert for those kept
+    in the database; a large one goes to storage at once (Blob.store).
+
+    Through bulk_insert, not bulk_create: one INSERT of many blobs would, with
+    DEBUG on, be logged with every byte quoted into its text.
+    """
+    wanted: dict[str, bytes] = {}
+    for p in batch:
+        wanted.update(p.blobs)
+    known = set(Blob.objects.filter(pk__in=list(wanted)).values_list("pk", flat=True))
+    limit = settings.BENCHVIEW_LIMITS["blob_db_max_bytes"]
+    rows = []
+    for digest, data in wanted.items():
+        if digest in known:
+            continue
+        if len(data) > limit:
+            Blob.store(digest, data)
+        else:
+            rows.append((digest, len(data), data, ""))
+    bulk_insert(Blob, BLOB_COLUMNS, rows)
+
+
+def _link_checks_to_requests(batch: list[PendingAttempt]) -> None:
+    """Check results to the vendor requests they name: one query for the whole batch."""
+    named = {p.attempt.pk: [r for r in p.results if r.requests] for p in batch}
+    named = {pk: results for pk, results in named.items() if results}
+    if not named:
+        return
+    by_ref = {
+        (attempt_id, f"{vendor}:{request_id}"): pk
+        for attempt_id, pk, vendor, request_id in VendorRequest.objects.filter(
+            attempt_id__in=list(named)
+        ).values_list("attempt_id", "pk", "vendor", "request_id")
+    }
+    through = VendorRequest.checks.through
+    through.objects.bulk_create(
+        through(vendorrequest_id=by_ref[(attempt_id, ref)], checkresult_id=result.pk)
+        for attempt_id, results in named.items()
+        for result in results
+        for ref in dict.fromkeys(result.requests)
+        if (attempt_id, ref) in by_ref
+    )
