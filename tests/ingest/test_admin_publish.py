@@ -15,8 +15,7 @@ from ingest.admin.staging import Staged
 from ingest.locks import ImportBusy, import_lock
 from ingest.models import ImportLock, ImportRecord
 from leaderboard.models import Attempt, Batch, Model, Task
-from tests.conftest import import_path
-from tests.ingest.test_admin_import import make_user
+from tests.factories import import_path, make_user
 
 
 @pytest.fixture

@@ -14,8 +14,7 @@ from ingest.locks import import_lock
 from ingest.models import ImportJob, ImportJobLive, ImportRecord
 from ingest.reader import open_release
 from samplegen import generate_release
-from tests.conftest import import_path
-from tests.ingest.test_admin_import import dump, make_user, run_jobs
+from tests.factories import dump, import_path, make_user, run_jobs
 from tests.workers import db_worker, wait_for
 
 # Enough attempts that the worker is still writing when it is killed.

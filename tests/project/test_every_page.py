@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from leaderboard.models import Attempt
+from tests.factories import body_of, page_addresses
 
 
 class Outline(HTMLParser):
@@ -44,39 +44,6 @@ class Outline(HTMLParser):
     def handle_data(self, data):
         if self._href and data.strip():
             self.site_nav_links[data.strip()] = self._href
-
-
-def body_of(response) -> str:
-    if response.streaming:
-        return b"".join(response.streaming_content).decode()
-    return response.content.decode()
-
-
-def page_addresses(bench) -> list[str]:
-    attempts = list(Attempt.objects.released().filter(bench=bench).select_related("model", "task"))
-    first = attempts[0]
-    other = next(a for a in attempts if a.task_id == first.task_id and a.pk != first.pk)
-    b = bench.slug
-    return [
-        reverse("home"),
-        reverse("bench", args=[b]),
-        reverse("matrix", args=[b]),
-        reverse("model", args=[b, first.model.slug]),
-        reverse("task", args=[b, first.task.slug]),
-        reverse("attempt", args=[b, first.model.slug, first.task.slug]),
-        reverse("attempt-transcript", args=[b, first.model.slug, first.task.slug]),
-        reverse("compare", args=[b, first.task.slug, first.model.slug, other.model.slug]),
-        reverse("analysis-tool-failures", args=[b]),
-        reverse("analysis-protocol", args=[b]),
-        reverse("search", args=[b]) + "?q=the",
-        reverse("versus", args=[b, first.model.slug, other.model.slug]),
-        reverse("versus-pick", args=[b, first.model.slug]),
-        reverse("tasks", args=[b]),
-        reverse("about", args=[b]),
-        reverse("attempt-event", args=[b, first.model.slug, first.task.slug, 0]),
-        reverse("data-root"),
-        reverse("data-bench", args=[b]),
-    ]
 
 
 BENCH_SECTIONS = {

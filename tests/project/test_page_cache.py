@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from leaderboard.models import Attempt, Batch
 from leaderboard.services import batch_publish
-from tests.conftest import edit_json, import_path
+from tests.factories import edit_json, import_path
 
 pytestmark = [pytest.mark.django_db, pytest.mark.page_cache]
 

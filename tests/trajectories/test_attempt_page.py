@@ -11,7 +11,7 @@ from django.utils.html import escape
 
 from leaderboard.models import Attempt
 from leaderboard.services import batch_publish
-from tests.conftest import edit_json, import_path
+from tests.factories import edit_json, import_path
 from trajectories.render.highlight import stylesheet
 from trajectories.views.attempt import EVENTS_MARK
 

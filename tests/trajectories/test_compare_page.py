@@ -9,29 +9,12 @@ from django.urls import reverse
 
 from leaderboard.models import Attempt, Model
 from leaderboard.services import batch_publish
+from tests.factories import pair_with_differing_checks
 from trajectories.comparison import endpoint, endpoint_rows, lcs_pairs, normalised_step
 
 
 def compare_url(task, a, b) -> str:
     return reverse("compare", args=[task.bench.slug, task.slug, a, b])
-
-
-def pair_with_differing_checks():
-    """Two released attempts on one live task whose verdicts differ on some check."""
-    for task_id in Attempt.objects.released().values_list("task", flat=True).distinct():
-        attempts = list(
-            Attempt.objects.released()
-            .filter(task_id=task_id, task__batch__live=True, checks_total__gt=0)
-            .select_related("bench", "task", "model")
-            .order_by("model__slug")
-        )
-        for a in attempts:
-            for b in attempts:
-                outcomes_a = dict(a.check_results.values_list("name", "passed"))
-                outcomes_b = dict(b.check_results.values_list("name", "passed"))
-                if a != b and outcomes_a != outcomes_b:
-                    return a.task, a, b, outcomes_a, outcomes_b
-    raise AssertionError("the small release has no pair of differing verdicts")
 
 
 @pytest.mark.django_db

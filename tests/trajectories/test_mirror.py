@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from leaderboard.models import Attempt, Batch
 from leaderboard.services import batch_publish
-from tests.conftest import edit_json, import_path
+from tests.factories import edit_json, import_path
 from tests.ingest.roundtrip import json_differences
 
 pytestmark = pytest.mark.django_db
