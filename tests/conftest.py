@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 from django.test import override_settings
 
@@ -144,7 +145,38 @@ def bench(_shared_small_release, db, settings) -> Bench:
     outside a transaction (``transactional_db``, ``live_server``, which flush)."""
     pk, media = _shared_small_release
     settings.MEDIA_ROOT = media
+    # The mirror keeps a bench's state in the local cache by slug; a state an
+    # earlier test saw (and rolled back) must not answer this one.
+    cache.clear()
     return Bench.objects.get(pk=pk)
+
+
+def _outside_a_transaction(item: pytest.Item) -> bool:
+    marker = item.get_closest_marker("django_db")
+    flagged = marker is not None and (
+        marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences")
+    )
+    return bool(flagged) or bool(
+        {"transactional_db", "live_server"} & set(getattr(item, "fixturenames", ()))
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A module that shares one import (``bench``) holds no test that runs outside a
+    transaction: such a test would see the shared rows, and its flush would take
+    them from the module's later tests."""
+    sharing = {
+        getattr(i, "module", None)
+        for i in items
+        if "_shared_small_release" in getattr(i, "fixturenames", ())
+    }
+    wrong = [
+        i.nodeid
+        for i in items
+        if getattr(i, "module", None) in sharing and _outside_a_transaction(i)
+    ]
+    if wrong:
+        raise pytest.UsageError(f"transactional tests in a module that shares bench: {wrong}")
 
 
 @pytest.fixture

@@ -56,8 +56,8 @@ BENCH_SECTIONS = {
 
 
 @pytest.mark.django_db
-def test_every_page_answers_with_one_h1_breadcrumbs_and_a_json_twin(client, imported):
-    for address in page_addresses(imported):
+def test_every_page_answers_with_one_h1_breadcrumbs_and_a_json_twin(client, bench):
+    for address in page_addresses(bench):
         # The data indexes answer scripts in JSON; a browser names HTML first.
         response = client.get(address, HTTP_ACCEPT="text/html,*/*;q=0.8")
         assert response.status_code == 200, address
@@ -70,21 +70,19 @@ def test_every_page_answers_with_one_h1_breadcrumbs_and_a_json_twin(client, impo
 
 
 @pytest.mark.django_db
-def test_every_page_has_the_site_navigation_with_the_bench_sections_api_and_data(client, imported):
-    for address in [a for a in page_addresses(imported) if a != reverse("home")]:
-        if address.startswith("/data/v1/") and address != reverse(
-            "data-bench", args=[imported.slug]
-        ):
+def test_every_page_has_the_site_navigation_with_the_bench_sections_api_and_data(client, bench):
+    for address in [a for a in page_addresses(bench) if a != reverse("home")]:
+        if address.startswith("/data/v1/") and address != reverse("data-bench", args=[bench.slug]):
             continue  # /data/v1/ belongs to no bench
         outline = Outline()
         outline.feed(body_of(client.get(address, HTTP_ACCEPT="text/html")))
         for label, name in BENCH_SECTIONS.items():
-            assert outline.site_nav_links.get(label) == reverse(name, args=[imported.slug]), (
+            assert outline.site_nav_links.get(label) == reverse(name, args=[bench.slug]), (
                 address,
                 label,
             )
         assert outline.site_nav_links.get("API") == reverse("api-root"), address
-        assert outline.site_nav_links.get("Data") == reverse("data-bench", args=[imported.slug])
+        assert outline.site_nav_links.get("Data") == reverse("data-bench", args=[bench.slug])
     for address in (reverse("home"), reverse("data-root")):
         outline = Outline()
         outline.feed(body_of(client.get(address, HTTP_ACCEPT="text/html")))
@@ -92,8 +90,8 @@ def test_every_page_has_the_site_navigation_with_the_bench_sections_api_and_data
 
 
 @pytest.mark.django_db
-def test_every_page_forbids_inline_script(client, imported):
-    for address in page_addresses(imported):
+def test_every_page_forbids_inline_script(client, bench):
+    for address in page_addresses(bench):
         policy = client.get(address, HTTP_ACCEPT="text/html").headers["Content-Security-Policy"]
         assert "script-src 'self'" in policy
         assert "unsafe-inline" not in policy.split("script-src", 1)[1].split(";")[0]
