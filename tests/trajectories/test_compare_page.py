@@ -18,7 +18,7 @@ def compare_url(task, a, b) -> str:
 
 
 @pytest.mark.django_db
-def test_differing_checks_come_first_and_are_marked(client, imported):
+def test_differing_checks_come_first_and_are_marked(client, bench):
     task, a, b, outcomes_a, outcomes_b = pair_with_differing_checks()
     html = client.get(compare_url(task, a.model.slug, b.model.slug)).content.decode()
     table = html.split('<section id="checks">', 1)[1].split("</section>", 1)[0]
@@ -31,7 +31,7 @@ def test_differing_checks_come_first_and_are_marked(client, imported):
 
 
 @pytest.mark.django_db
-def test_the_page_shows_both_patches_and_the_diff_between_them(client, imported):
+def test_the_page_shows_both_patches_and_the_diff_between_them(client, bench):
     task, a, b, *_ = pair_with_differing_checks()
     html = client.get(compare_url(task, a.model.slug, b.model.slug)).content.decode()
     patches = html.split('<section id="patches">', 1)[1].split('<section id="stats">', 1)[0]
@@ -41,7 +41,7 @@ def test_the_page_shows_both_patches_and_the_diff_between_them(client, imported)
 
 
 @pytest.mark.django_db
-def test_swap_and_pick_another_model_links(client, imported):
+def test_swap_and_pick_another_model_links(client, bench):
     task, a, b, *_ = pair_with_differing_checks()
     html = client.get(compare_url(task, a.model.slug, b.model.slug)).content.decode()
     assert f'href="{compare_url(task, b.model.slug, a.model.slug)}"' in html
@@ -54,7 +54,7 @@ def test_swap_and_pick_another_model_links(client, imported):
 
 
 @pytest.mark.django_db
-def test_each_aligned_step_links_to_its_event(client, imported):
+def test_each_aligned_step_links_to_its_event(client, bench):
     task, a, b, *_ = pair_with_differing_checks()
     html = client.get(compare_url(task, a.model.slug, b.model.slug)).content.decode()
     alignment = html.split('<section id="alignment">', 1)[1].split("</section>", 1)[0]
@@ -64,7 +64,7 @@ def test_each_aligned_step_links_to_its_event(client, imported):
 
 
 @pytest.mark.django_db
-def test_query_count_is_constant(client, imported, django_assert_num_queries):
+def test_query_count_is_constant(client, bench, django_assert_num_queries):
     task, a, b, *_ = pair_with_differing_checks()
     url = compare_url(task, a.model.slug, b.model.slug)
     # 1 the task (visible to the user); 2 both attempts with their evidence and
@@ -75,9 +75,7 @@ def test_query_count_is_constant(client, imported, django_assert_num_queries):
 
 
 @pytest.mark.django_db
-def test_a_model_without_an_attempt_and_unpublished_tasks_answer_404(
-    client, admin_client, imported
-):
+def test_a_model_without_an_attempt_and_unpublished_tasks_answer_404(client, admin_client, bench):
     task, a, b, *_ = pair_with_differing_checks()
     assert client.get(compare_url(task, a.model.slug, "nobody")).status_code == 404
     batch_publish(batch=task.batch, live=False)
