@@ -20,7 +20,7 @@ from ingest.reader import ReleaseSource
 from ingest.scrub import Scrubber
 from leaderboard import jsonsafe
 from leaderboard.models import Attempt, Batch, Bench, Check, Model, Task
-from leaderboard.services import bench_recompute
+from leaderboard.services import bench_recompute, generation_raise
 from trajectories.services import blob_files_sweep, blobs_collect
 
 
@@ -180,6 +180,10 @@ class _Writer:
     def finish(self, plan: ImportPlan) -> None:
         published = {r.model: r.model_dump() for r in plan.leaderboard.rows}
         bench_recompute(bench=self.bench, published_rows=published)
+        if not plan.is_noop:
+            # Pages rendered before this import stop being served when it
+            # commits; an import that changes nothing leaves even this row be.
+            generation_raise()
         self.blobs_removed = blobs_collect()
 
 

@@ -35,10 +35,8 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
     stored disagreements of ``bench`` from its attempts.
 
     Rows are only written where a value changed, so recomputing an unchanged
-    bench leaves the leaderboard's rows as they were (the generation is raised:
-    every import ends here).
+    bench leaves the database exactly as it was.
     """
-    generation_raise()
     tasks = list(bench.tasks.order_by("position").values_list("pk", "slug", "surface"))
     task_slug = {pk: slug for pk, slug, _ in tasks}
     surfaces = {slug: surface for _, slug, surface in tasks}
@@ -192,7 +190,7 @@ def _sync_disagreements(bench: Bench, wanted) -> None:
 @transaction.atomic
 def batch_publish(*, batch, live: bool = True) -> None:
     """Make a batch's tasks public (or staff-only again). Scores do not change."""
-    generation_raise()
     if batch.live != live:
+        generation_raise()
         batch.live = live
         batch.save(update_fields=["live"])
