@@ -80,14 +80,18 @@ def sqlite_child_database(tmp_path_factory) -> str:
 
 @pytest.fixture
 def child_database_url(request) -> str:
-    """A database a child process shares with this test: its own on PostgreSQL (the test
-    must be ``transaction=True`` for the child to see its rows), a migrated file on SQLite."""
+    """A database a child process shares with this test: its own on PostgreSQL, and on
+    SQLite its own file where it is one (when ``worker`` tests are collected), else a
+    migrated file of the child's (migrating one takes a process and many seconds).
+    Either way the test must be ``transaction=True`` for the child to see its rows."""
     from django.db import connection
 
     from tests import children
 
     if connection.vendor == "postgresql":
         return children.database_url()
+    if not connection.is_in_memory_db():
+        return f"sqlite:///{connection.settings_dict['NAME']}"
     return request.getfixturevalue("sqlite_child_database")
 
 

@@ -26,9 +26,11 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def first_and_second(tmp_path):
-    """The same bench twice: 10 tasks released, then all 40."""
+@pytest.fixture(scope="module")
+def first_and_second(tmp_path_factory):
+    """The same bench twice: 10 tasks released, then all 40 (only read, so one pair
+    serves the module)."""
+    tmp_path = tmp_path_factory.mktemp("releases")
     generate_release(tmp_path / "first", released=10, **SIZE)
     generate_release(tmp_path / "second", released=40, **SIZE)
     return tmp_path / "first", tmp_path / "second"
