@@ -9,6 +9,9 @@ UV := python3 -m uv
 SAMPLE_DIR := var/sample-release
 HARBOR_DIR := var/sample-harbor
 HOST ?= 127.0.0.1
+# Test processes (pytest-xdist; each has its own test database and live server).
+# A module stays in one process, so its shared import is made once.
+TEST_WORKERS ?= 2
 PORT ?= 8000
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
@@ -83,7 +86,7 @@ check-deploy: venv $(SECRET_KEY_FILE)
 test: venv chromium
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # The release fuzzer at length (the suite runs it with a bounded profile).
 fuzz: venv

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
+from django.core.management import call_command
+from django.test import override_settings
 
-from ingest.reader import open_release
-from ingest.services import ImportRefused, release_import
+from leaderboard.models import Bench
 from samplegen import generate_release
 from tests import transcript_format
+from tests.factories import import_path
+from tests.search.planted import TINY, plant
 
 # A small release: enough models, tasks and batches to exercise every page,
 # fast enough to import in every test that needs it.
@@ -77,14 +80,18 @@ def sqlite_child_database(tmp_path_factory) -> str:
 
 @pytest.fixture
 def child_database_url(request) -> str:
-    """A database a child process shares with this test: its own on PostgreSQL (the test
-    must be ``transaction=True`` for the child to see its rows), a migrated file on SQLite."""
+    """A database a child process shares with this test: its own on PostgreSQL, and on
+    SQLite its own file where it is one (when ``worker`` tests are collected), else a
+    migrated file of the child's (migrating one takes a process and many seconds).
+    Either way the test must be ``transaction=True`` for the child to see its rows."""
     from django.db import connection
 
     from tests import children
 
     if connection.vendor == "postgresql":
         return children.database_url()
+    if not connection.is_in_memory_db():
+        return f"sqlite:///{connection.settings_dict['NAME']}"
     return request.getfixturevalue("sqlite_child_database")
 
 
@@ -95,6 +102,14 @@ def small_release_dir(tmp_path_factory) -> Path:
     return root
 
 
+@pytest.fixture(scope="session")
+def planted_dir(tmp_path_factory):
+    """A tiny release with known events planted for the search tests (tests/search/planted.py)."""
+    root = tmp_path_factory.mktemp("planted") / "release"
+    generate_release(root, **TINY)
+    return root, plant(root)
+
+
 @pytest.fixture
 def release_copy(small_release_dir, tmp_path) -> Path:
     """A private copy of the small release, for tests that edit files."""
@@ -103,27 +118,69 @@ def release_copy(small_release_dir, tmp_path) -> Path:
     return target
 
 
-def import_path(path, *, staged: bool = False):
-    """Import a release; fail the test on any problem."""
-    with open_release(path) as source:
-        try:
-            return release_import(source=source, staged=staged)
-        except ImportRefused as exc:
-            problems = [str(p) for p in exc.plan.problems] if exc.plan else []
-            pytest.fail(f"{exc}: {problems}")
-
-
 @pytest.fixture
 def imported(db, small_release_dir):
-    """The small release imported into the test database; returns the Bench."""
+    """The small release imported afresh into this test's empty database; returns the
+    Bench. Tests that only read it (or change it and let the rollback undo that)
+    take ``bench`` instead, which imports once per module."""
     return import_path(small_release_dir).bench
 
 
-def edit_json(path: Path, change) -> None:
-    """Load a JSON file, let ``change`` mutate it, write it back."""
-    data = json.loads(path.read_text())
-    result = change(data)
-    path.write_text(json.dumps(data if result is None else result, indent=2))
+@pytest.fixture(scope="module")
+def _shared_small_release(django_db_setup, django_db_blocker, small_release_dir, tmp_path_factory):
+    """The small release imported once for a test module, outside any test's transaction,
+    with its own media folder; the module's teardown flushes the database so later
+    modules start empty as usual."""
+    media = tmp_path_factory.mktemp("shared-media")
+    with django_db_blocker.unblock(), override_settings(MEDIA_ROOT=media):
+        pk = import_path(small_release_dir).bench.pk
+    yield pk, media
+    with django_db_blocker.unblock():
+        call_command("flush", interactive=False, verbosity=0)
+
+
+@pytest.fixture
+def bench(_shared_small_release, db, settings) -> Bench:
+    """The small release, imported once per module (see ``_shared_small_release``); each
+    test runs in its own rolled-back transaction on top of it, so what a test changes
+    vanishes with it. Every other test of such a module sees the release too, so a
+    module takes ``bench`` only if none of its tests needs an empty database, imports
+    the small release again (that would be a re-import, not a first import) or runs
+    outside a transaction (``transactional_db``, ``live_server``, which flush)."""
+    pk, media = _shared_small_release
+    settings.MEDIA_ROOT = media
+    # The mirror keeps a bench's state in the local cache by slug; a state an
+    # earlier test saw (and rolled back) must not answer this one.
+    cache.clear()
+    return Bench.objects.get(pk=pk)
+
+
+def _outside_a_transaction(item: pytest.Item) -> bool:
+    marker = item.get_closest_marker("django_db")
+    flagged = marker is not None and (
+        marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences")
+    )
+    return bool(flagged) or bool(
+        {"transactional_db", "live_server"} & set(getattr(item, "fixturenames", ()))
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A module that shares one import (``bench``) holds no test that runs outside a
+    transaction: such a test would see the shared rows, and its flush would take
+    them from the module's later tests."""
+    sharing = {
+        getattr(i, "module", None)
+        for i in items
+        if "_shared_small_release" in getattr(i, "fixturenames", ())
+    }
+    wrong = [
+        i.nodeid
+        for i in items
+        if getattr(i, "module", None) in sharing and _outside_a_transaction(i)
+    ]
+    if wrong:
+        raise pytest.UsageError(f"transactional tests in a module that shares bench: {wrong}")
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from ingest.models import ImportJob
 from leaderboard.models import Batch, Task
 from samplegen import generate_release
-from tests.conftest import import_path
+from tests.factories import import_path
 from tests.workers import db_worker
 
 SIZE = {"models": 3, "tasks": 14, "events": 6, "seed": 11}

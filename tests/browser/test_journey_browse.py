@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from leaderboard.models import Model
-from tests.conftest import import_path
+from tests.factories import import_path
 
 pytestmark = pytest.mark.browser
 

@@ -8,8 +8,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from leaderboard.models import Attempt
-from tests.conftest import import_path
-from tests.trajectories.test_compare_page import pair_with_differing_checks
+from tests.factories import import_path, pair_with_differing_checks
 
 pytestmark = pytest.mark.browser
 

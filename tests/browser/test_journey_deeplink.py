@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from leaderboard.models import Attempt
 from samplegen import generate_release
-from tests.conftest import import_path
+from tests.factories import import_path
 
 pytestmark = pytest.mark.browser
 

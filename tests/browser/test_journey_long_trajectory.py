@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from leaderboard.models import Attempt
 from samplegen import generate_release
-from tests.conftest import import_path
+from tests.factories import import_path
 from trajectories.models import Event
 
 pytestmark = pytest.mark.browser

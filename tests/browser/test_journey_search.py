@@ -9,8 +9,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from tests.conftest import import_path
-from tests.search.planted import planted_dir_fixture  # noqa: F401
+from tests.factories import import_path
 
 pytestmark = pytest.mark.browser
 

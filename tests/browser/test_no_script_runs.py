@@ -8,8 +8,7 @@ from django.urls import reverse
 from playwright.sync_api import Page
 
 from leaderboard.models import Attempt
-from tests.conftest import import_path
-from tests.trajectories.test_safety_hostile import make_hostile_release
+from tests.factories import import_path, make_hostile_release
 
 pytestmark = pytest.mark.browser
 

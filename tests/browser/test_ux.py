@@ -12,7 +12,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from leaderboard.models import Attempt
-from tests.conftest import import_path
+from tests.factories import import_path
 
 pytestmark = pytest.mark.browser
 

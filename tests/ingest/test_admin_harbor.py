@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from leaderboard.models import Attempt, Bench
+from tests.factories import START, UPLOAD, apply_and_run, make_user, token_of
 from tests.ingest.harbor_trials import job, trial
-from tests.ingest.test_admin_import import START, UPLOAD, apply_and_run, make_user, token_of
 
 # Applying goes through an import job, whose progress row has its own connection.
 pytestmark = pytest.mark.django_db(databases=["default", "progress"])

@@ -10,11 +10,9 @@ import tarfile
 import time
 import zipfile
 from pathlib import Path
-from unittest import mock
 
 import pytest
 from django.contrib.admin.models import LogEntry
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
@@ -23,77 +21,23 @@ from ingest.admin.staging import staging_root
 from ingest.locks import import_lock
 from ingest.models import ImportJob, ImportRecord
 from leaderboard.models import Batch, Bench, Model
-from tests.conftest import edit_json
+from tests.factories import (
+    START,
+    UPLOAD,
+    apply,
+    apply_and_run,
+    dump,
+    edit_json,
+    make_user,
+    run_jobs,
+    staged_folders,
+    tar_gz,
+    token_of,
+    upload,
+)
 
-START = "admin:ingest_import"
-UPLOAD = "admin:ingest_import_upload"
 # Applying goes through an import job, whose progress row has its own connection.
 pytestmark = pytest.mark.django_db(databases=["default", "progress"])
-
-
-# --- helpers, shared with the other test_admin_* modules ------------------------------------
-
-
-def dump() -> str:
-    out = io.StringIO()
-    call_command("dumpdata", "leaderboard", "trajectories", stdout=out)
-    return out.getvalue()
-
-
-def tar_gz(folder: Path, target: Path) -> Path:
-    with tarfile.open(target, "w:gz") as archive:
-        archive.add(folder, arcname="release")
-    return target
-
-
-def make_user(username: str, *, staff: bool = True, superuser: bool = False):
-    return get_user_model().objects.create_user(
-        username=username, password="pw", is_staff=staff, is_superuser=superuser
-    )
-
-
-def staged_folders() -> list[Path]:
-    return sorted(staging_root().iterdir())
-
-
-def upload(client: Client, path: Path, **extra):
-    with open(path, "rb") as fh:
-        return client.post(reverse(UPLOAD), {"archive": fh}, **extra)
-
-
-def token_of(response) -> str:
-    """The staged token of a successful upload or pick (its redirect's last part)."""
-    assert response.status_code == 302, response.content[:2000]
-    return response["Location"].rstrip("/").rsplit("/", 1)[-1]
-
-
-def apply(client: Client, token: str, *, publish: bool = True):
-    data = {"publish": "on"} if publish else {}
-    return client.post(reverse("admin:ingest_import_apply", args=[token]), data)
-
-
-def run_jobs() -> None:
-    """Work the task queue in this process until it is empty, as ``db_worker`` does.
-
-    The worker closes "old" connections between tasks, and inside a test's
-    transaction that would close the test's own connection (Django's test
-    client skips the same call around its requests), so it is skipped here.
-    """
-    with mock.patch("django_tasks_db.management.commands.db_worker.close_old_connections"):
-        call_command(
-            "db_worker", batch=True, reload=False, startup_delay=False, interval=0, verbosity=0
-        )
-
-
-def apply_and_run(client: Client, token: str, **kwargs) -> ImportJob:
-    """Apply (which only queues the job and shows its page), then run the job."""
-    response = apply(client, token, **kwargs)
-    job = ImportJob.objects.latest("pk")
-    assert response["Location"] == reverse("admin:ingest_import_job", args=[job.pk])
-    assert job.state == "queued"
-    run_jobs()
-    job.refresh_from_db()
-    return job
 
 
 @pytest.fixture(autouse=True)

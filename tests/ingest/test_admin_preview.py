@@ -9,7 +9,7 @@ from ingest.preview import plan_model_figures, score_changes
 from ingest.reader import open_release
 from leaderboard.models import Attempt, Model
 from samplegen import generate_release
-from tests.conftest import edit_json, import_path
+from tests.factories import edit_json, import_path
 
 
 def plan_of(path):

@@ -1,4 +1,4 @@
-"""Publishing batches in the admin; browsing the scoreboard read-only; the import lock."""
+"""Publishing batches in the admin; the import lock (browsing: test_admin_browse.py)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ from ingest.admin.staging import Staged
 from ingest.locks import ImportBusy, import_lock
 from ingest.models import ImportLock, ImportRecord
 from leaderboard.models import Attempt, Batch, Model, Task
-from tests.conftest import import_path
-from tests.ingest.test_admin_import import make_user
+from tests.factories import import_path, make_user
 
 
 @pytest.fixture
@@ -108,45 +107,6 @@ def test_publishing_needs_a_post_and_a_real_batch(imported, superuser_client):
     assert superuser_client.post(url, {"batch": "x", "live": "1"}).status_code == 404
     assert superuser_client.post(url, {"batch": "99", "live": "1"}).status_code == 404
     assert not ImportRecord.objects.exists()
-
-
-# --- browsing -------------------------------------------------------------------------------
-
-BROWSE = [
-    ("leaderboard", "bench", "q=integration"),
-    ("leaderboard", "batch", "live__exact=1"),
-    ("leaderboard", "model", "harness=codex&q=gpt"),
-    ("leaderboard", "task", "state=live&q=a"),
-    ("leaderboard", "attempt", "has_detail__exact=1&q=claude"),
-    ("leaderboard", "disagreement", ""),
-    ("trajectories", "evidence", "q=claude"),
-    ("trajectories", "event", "type=tool_call&ok__exact=0"),
-    ("trajectories", "vendorrequest", "direction=webhook"),
-    ("ingest", "importrecord", "action=import"),
-    ("ingest", "importlock", ""),
-]
-
-
-@pytest.mark.parametrize(("app", "model", "query"), BROWSE, ids=[m for _, m, _ in BROWSE])
-def test_staff_can_search_and_filter_but_not_edit(imported, app, model, query):
-    client = Client()
-    client.force_login(make_user("stafford"))  # staff, no model permissions
-    changelist = client.get(reverse(f"admin:{app}_{model}_changelist") + f"?{query}")
-    assert changelist.status_code == 200
-    assert "?e=1" not in changelist.get("Location", "")  # an unknown filter redirects
-    assert client.get(reverse(f"admin:{app}_{model}_add")).status_code == 403
-
-
-def test_a_scored_row_is_shown_read_only(imported, superuser_client):
-    attempt = Attempt.objects.released().first()
-    url = reverse("admin:leaderboard_attempt_change", args=[attempt.pk])
-    page = superuser_client.get(url)
-    assert page.status_code == 200
-    assert 'name="score"' not in page.content.decode()
-    superuser_client.post(url, {"score": "1"})
-    assert Attempt.objects.get(pk=attempt.pk).score == attempt.score
-    delete = reverse("admin:leaderboard_attempt_delete", args=[attempt.pk])
-    assert superuser_client.post(delete, {"post": "yes"}).status_code == 403
 
 
 def test_the_preview_page_reads_only_the_session_and_the_user(

@@ -8,7 +8,7 @@ import pytest
 
 from ingest.plan import check_release
 from ingest.reader import open_release
-from tests.conftest import edit_json, import_path
+from tests.factories import edit_json, import_path
 
 pytestmark = pytest.mark.django_db
 
@@ -92,7 +92,7 @@ def test_the_import_writes_each_attempt_before_it_reads_the_next_with_a_one_byte
     events: list[str] = []
     _recording_writes(monkeypatch, events)
     monkeypatch.setattr(
-        "tests.conftest.open_release", lambda path: _recording_reads(open_release(path), events)
+        "tests.factories.open_release", lambda path: _recording_reads(open_release(path), events)
     )
     import_path(small_release_dir)
     folders = _attempt_folders(small_release_dir)

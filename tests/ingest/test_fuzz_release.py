@@ -32,7 +32,7 @@ from ingest.reader import open_release
 from ingest.services import ImportRefused, release_import
 from leaderboard.models import Bench
 from samplegen import generate_release
-from tests.project.test_every_page import body_of, page_addresses
+from tests.factories import body_of, page_addresses
 
 profiles.register_profile(
     "bounded",

@@ -14,7 +14,7 @@ from django.core.management.base import CommandError
 
 from leaderboard.models import Attempt, Batch, Bench, CheckResult, Disagreement, Model, Task
 from leaderboard.scoring import CheckOutcome, score_verdict
-from tests.conftest import edit_json, import_path
+from tests.factories import edit_json, import_path
 from trajectories.models import Event, Evidence, VendorRequest
 
 

@@ -14,8 +14,7 @@ from ingest.locks import import_lock
 from ingest.models import ImportJob, ImportJobLive, ImportRecord
 from ingest.reader import open_release
 from samplegen import generate_release
-from tests.conftest import import_path
-from tests.ingest.test_admin_import import dump, make_user, run_jobs
+from tests.factories import dump, import_path, make_user, run_jobs
 from tests.workers import db_worker, wait_for
 
 # Enough attempts that the worker is still writing when it is killed.
@@ -27,9 +26,11 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def first_and_second(tmp_path):
-    """The same bench twice: 10 tasks released, then all 40."""
+@pytest.fixture(scope="module")
+def first_and_second(tmp_path_factory):
+    """The same bench twice: 10 tasks released, then all 40 (only read, so one pair
+    serves the module)."""
+    tmp_path = tmp_path_factory.mktemp("releases")
     generate_release(tmp_path / "first", released=10, **SIZE)
     generate_release(tmp_path / "second", released=40, **SIZE)
     return tmp_path / "first", tmp_path / "second"

@@ -15,8 +15,7 @@ from django.core.management import call_command
 from ingest.locks import ImportBusy, import_lock
 from leaderboard.models import Bench
 from tests import children
-from tests.conftest import edit_json, import_path
-from tests.ingest.test_admin_import import tar_gz
+from tests.factories import edit_json, import_path, tar_gz
 from trajectories.models import Blob
 from trajectories.services import blob_files_sweep
 

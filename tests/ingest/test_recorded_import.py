@@ -19,8 +19,7 @@ from ingest.locks import import_lock
 from ingest.models import ImportJob, ImportLock, ImportRecord
 from ingest.reader import open_release
 from leaderboard.models import Attempt, Bench
-from tests.conftest import edit_json, import_path
-from tests.ingest.test_admin_import import make_user, run_jobs
+from tests.factories import edit_json, import_path, make_user, run_jobs
 
 pytestmark = pytest.mark.django_db(databases=["default", "progress"])
 

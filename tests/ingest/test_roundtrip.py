@@ -13,7 +13,7 @@ from leaderboard import documents
 from leaderboard.models import Bench
 from leaderboard.services import batch_publish
 from samplegen import generate_release
-from tests.conftest import edit_json, import_path
+from tests.factories import edit_json, import_path
 from tests.ingest.roundtrip import json_differences, release_differences
 from trajectories.models import Blob
 

@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from leaderboard.models import Bench
-from tests.conftest import edit_json
+from tests.factories import edit_json
 from trajectories.models import Event, VendorRequest
 
 

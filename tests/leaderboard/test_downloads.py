@@ -10,7 +10,6 @@ import pytest
 from django.urls import reverse
 
 from leaderboard.models import Attempt, Model, Task
-from tests.leaderboard.pages_fixtures import bench_fixture  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

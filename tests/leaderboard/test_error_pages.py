@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from leaderboard.models import Attempt, Task
-from tests.leaderboard.pages_fixtures import bench_fixture, h1_count  # noqa: F401
+from tests.factories import h1_count
 
 pytestmark = pytest.mark.django_db
 

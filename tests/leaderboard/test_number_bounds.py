@@ -10,7 +10,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from leaderboard.models import Model
-from tests.conftest import edit_json, import_path
+from tests.factories import edit_json, import_path
 
 MODEL = "claude-opus-5-5-high"
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from leaderboard.models import Attempt, Disagreement, Model
 from leaderboard.render.svg import ChartPoint, pareto_frontier
-from tests.leaderboard.pages_fixtures import bench_fixture, grow, h1_count  # noqa: F401
+from tests.factories import grow, h1_count
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from leaderboard.models import Attempt, Task
-from tests.leaderboard.pages_fixtures import bench_fixture, h1_count  # noqa: F401
+from tests.factories import h1_count
 
 pytestmark = pytest.mark.django_db
 

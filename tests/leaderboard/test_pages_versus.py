@@ -8,7 +8,7 @@ from django.urls import reverse
 from leaderboard.models import Attempt, Model, Task
 from leaderboard.paired import paired_interval
 from leaderboard.services import bench_recompute
-from tests.leaderboard.pages_fixtures import bench_fixture, grow, h1_count  # noqa: F401
+from tests.factories import grow, h1_count
 
 pytestmark = pytest.mark.django_db
 

@@ -36,7 +36,7 @@ def attempt_path() -> str:
     [f"/{BENCH}/", f"/{BENCH}/matrix/", f"/data/v1/{BENCH}/leaderboard.json", "/api/benches/"],
 )
 def test_pages_json_and_the_api_are_sent_gzipped_to_a_client_that_accepts_it(
-    client, imported, address
+    client, bench, address
 ):
     plain = client.get(address)
     packed = client.get(address, **GZIP)
@@ -49,7 +49,7 @@ def test_pages_json_and_the_api_are_sent_gzipped_to_a_client_that_accepts_it(
 
 
 @pytest.mark.parametrize("suffix", ["?all=1", "transcript/"])
-def test_streamed_pages_stay_streamed_when_compressed(client, imported, suffix):
+def test_streamed_pages_stay_streamed_when_compressed(client, bench, suffix):
     address = attempt_path() + suffix
     plain = client.get(address)
     packed = client.get(address, **GZIP)
@@ -60,7 +60,7 @@ def test_streamed_pages_stay_streamed_when_compressed(client, imported, suffix):
     assert gzip.decompress(b"".join(chunks)) == body(plain)
 
 
-def test_a_compressed_mirror_file_answers_if_none_match_with_304(client, imported):
+def test_a_compressed_mirror_file_answers_if_none_match_with_304(client, bench):
     address = f"/data/v1/{BENCH}/leaderboard.json"
     strong = client.get(address)["ETag"]
     packed = client.get(address, **GZIP)

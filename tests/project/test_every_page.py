@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from leaderboard.models import Attempt
+from tests.factories import body_of, page_addresses
 
 
 class Outline(HTMLParser):
@@ -46,39 +46,6 @@ class Outline(HTMLParser):
             self.site_nav_links[data.strip()] = self._href
 
 
-def body_of(response) -> str:
-    if response.streaming:
-        return b"".join(response.streaming_content).decode()
-    return response.content.decode()
-
-
-def page_addresses(bench) -> list[str]:
-    attempts = list(Attempt.objects.released().filter(bench=bench).select_related("model", "task"))
-    first = attempts[0]
-    other = next(a for a in attempts if a.task_id == first.task_id and a.pk != first.pk)
-    b = bench.slug
-    return [
-        reverse("home"),
-        reverse("bench", args=[b]),
-        reverse("matrix", args=[b]),
-        reverse("model", args=[b, first.model.slug]),
-        reverse("task", args=[b, first.task.slug]),
-        reverse("attempt", args=[b, first.model.slug, first.task.slug]),
-        reverse("attempt-transcript", args=[b, first.model.slug, first.task.slug]),
-        reverse("compare", args=[b, first.task.slug, first.model.slug, other.model.slug]),
-        reverse("analysis-tool-failures", args=[b]),
-        reverse("analysis-protocol", args=[b]),
-        reverse("search", args=[b]) + "?q=the",
-        reverse("versus", args=[b, first.model.slug, other.model.slug]),
-        reverse("versus-pick", args=[b, first.model.slug]),
-        reverse("tasks", args=[b]),
-        reverse("about", args=[b]),
-        reverse("attempt-event", args=[b, first.model.slug, first.task.slug, 0]),
-        reverse("data-root"),
-        reverse("data-bench", args=[b]),
-    ]
-
-
 BENCH_SECTIONS = {
     "Leaderboard": "bench",
     "Matrix": "matrix",
@@ -89,8 +56,8 @@ BENCH_SECTIONS = {
 
 
 @pytest.mark.django_db
-def test_every_page_answers_with_one_h1_breadcrumbs_and_a_json_twin(client, imported):
-    for address in page_addresses(imported):
+def test_every_page_answers_with_one_h1_breadcrumbs_and_a_json_twin(client, bench):
+    for address in page_addresses(bench):
         # The data indexes answer scripts in JSON; a browser names HTML first.
         response = client.get(address, HTTP_ACCEPT="text/html,*/*;q=0.8")
         assert response.status_code == 200, address
@@ -103,21 +70,19 @@ def test_every_page_answers_with_one_h1_breadcrumbs_and_a_json_twin(client, impo
 
 
 @pytest.mark.django_db
-def test_every_page_has_the_site_navigation_with_the_bench_sections_api_and_data(client, imported):
-    for address in [a for a in page_addresses(imported) if a != reverse("home")]:
-        if address.startswith("/data/v1/") and address != reverse(
-            "data-bench", args=[imported.slug]
-        ):
+def test_every_page_has_the_site_navigation_with_the_bench_sections_api_and_data(client, bench):
+    for address in [a for a in page_addresses(bench) if a != reverse("home")]:
+        if address.startswith("/data/v1/") and address != reverse("data-bench", args=[bench.slug]):
             continue  # /data/v1/ belongs to no bench
         outline = Outline()
         outline.feed(body_of(client.get(address, HTTP_ACCEPT="text/html")))
         for label, name in BENCH_SECTIONS.items():
-            assert outline.site_nav_links.get(label) == reverse(name, args=[imported.slug]), (
+            assert outline.site_nav_links.get(label) == reverse(name, args=[bench.slug]), (
                 address,
                 label,
             )
         assert outline.site_nav_links.get("API") == reverse("api-root"), address
-        assert outline.site_nav_links.get("Data") == reverse("data-bench", args=[imported.slug])
+        assert outline.site_nav_links.get("Data") == reverse("data-bench", args=[bench.slug])
     for address in (reverse("home"), reverse("data-root")):
         outline = Outline()
         outline.feed(body_of(client.get(address, HTTP_ACCEPT="text/html")))
@@ -125,8 +90,8 @@ def test_every_page_has_the_site_navigation_with_the_bench_sections_api_and_data
 
 
 @pytest.mark.django_db
-def test_every_page_forbids_inline_script(client, imported):
-    for address in page_addresses(imported):
+def test_every_page_forbids_inline_script(client, bench):
+    for address in page_addresses(bench):
         policy = client.get(address, HTTP_ACCEPT="text/html").headers["Content-Security-Policy"]
         assert "script-src 'self'" in policy
         assert "unsafe-inline" not in policy.split("script-src", 1)[1].split(";")[0]

@@ -8,9 +8,7 @@ import gzip
 import pytest
 from django.urls import reverse
 
-from leaderboard.models import Attempt, Batch
-from leaderboard.services import batch_publish
-from tests.conftest import edit_json, import_path
+from leaderboard.models import Attempt
 
 pytestmark = [pytest.mark.django_db, pytest.mark.page_cache]
 
@@ -35,9 +33,9 @@ def urls(bench) -> dict[str, str]:
 
 @pytest.mark.parametrize("page", ["leaderboard", "matrix", "task", "model", "attempt", "api"])
 def test_a_warm_page_costs_one_query_and_is_the_same_bytes(
-    client, imported, django_assert_num_queries, page
+    client, bench, django_assert_num_queries, page
 ):
-    url = urls(imported)[page]
+    url = urls(bench)[page]
     first = client.get(url)
     assert first.status_code == 200
     # 1 the site's generation; nothing is rendered again.
@@ -50,8 +48,8 @@ def test_a_warm_page_costs_one_query_and_is_the_same_bytes(
     assert again["Content-Security-Policy"] == first["Content-Security-Policy"]
 
 
-def test_each_encoding_has_its_own_strong_etag_and_a_304(client, imported):
-    url = urls(imported)["leaderboard"]
+def test_each_encoding_has_its_own_strong_etag_and_a_304(client, bench):
+    url = urls(bench)["leaderboard"]
     plain = client.get(url)
     zipped = client.get(url, headers={"accept-encoding": "gzip"})
     assert zipped["Content-Encoding"] == "gzip" and "Content-Encoding" not in plain
@@ -66,45 +64,7 @@ def test_each_encoding_has_its_own_strong_etag_and_a_304(client, imported):
     assert client.get(url, headers={"if-none-match": zipped["ETag"]}).status_code == 200
 
 
-def test_a_reimport_invalidates_at_once(client, release_copy):
-    bench = import_path(release_copy).bench
-    url = urls(bench)["leaderboard"]
-    before = client.get(url).content.decode()
-    assert "0.987" not in before
-    # A published figure that disagrees with the recomputed one is shown.
-    edit_json(release_copy / "leaderboard.json", lambda d: d["rows"][0].update(score=0.987))
-    import_path(release_copy)
-    assert "0.987" in client.get(url).content.decode()
-
-
-def test_publishing_a_batch_invalidates_at_once(client, release_copy):
-    bench = import_path(release_copy, staged=True).bench
-    staged = Batch.objects.filter(bench=bench, live=False).order_by("number").first()
-    assert staged is not None
-    task = staged.tasks.order_by("position").first()
-    url = reverse("task", args=[bench.slug, task.slug])
-    assert client.get(url).status_code == 404
-    batch_publish(batch=staged, live=True)
-    assert client.get(url).status_code == 200
-    assert client.get(url).status_code == 200  # kept
-    # Taken back: the kept page must not be served to the public.
-    batch_publish(batch=staged, live=False)
-    assert client.get(url).status_code == 404
-
-
-def test_staff_and_anonymous_never_share_an_entry(client, admin_client, release_copy):
-    bench = import_path(release_copy, staged=True).bench
-    staged = Batch.objects.filter(bench=bench, live=False).order_by("number").first()
-    task = staged.tasks.order_by("position").first()
-    url = reverse("task", args=[bench.slug, task.slug])
-    # Staff first, so a shared entry would leak the staged task to the public.
-    assert admin_client.get(url).status_code == 200
-    assert admin_client.get(url).status_code == 200
-    assert client.get(url).status_code == 404
-    assert admin_client.get(url).status_code == 200
-
-
-def test_the_api_throttle_still_counts_cached_answers(client, imported, monkeypatch):
+def test_the_api_throttle_still_counts_cached_answers(client, bench, monkeypatch):
     from rest_framework.throttling import AnonRateThrottle
 
     monkeypatch.setattr(AnonRateThrottle, "THROTTLE_RATES", {"anon": "2/minute"})
@@ -115,8 +75,8 @@ def test_the_api_throttle_still_counts_cached_answers(client, imported, monkeypa
     assert codes == [200, 200, 429, 429]
 
 
-def test_each_api_format_is_its_own_entry(client, imported):
-    url = urls(imported)["api"]
+def test_each_api_format_is_its_own_entry(client, bench):
+    url = urls(bench)["api"]
     as_json = client.get(url, headers={"accept": "application/json"})
     as_html = client.get(url, headers={"accept": "text/html"})
     assert as_json["Content-Type"].startswith("application/json")
@@ -126,8 +86,8 @@ def test_each_api_format_is_its_own_entry(client, imported):
     assert again.content == as_json.content
 
 
-def test_streamed_pages_are_not_kept(client, imported):
-    attempt = urls(imported)["attempt"]
+def test_streamed_pages_are_not_kept(client, bench):
+    attempt = urls(bench)["attempt"]
     whole = client.get(attempt + "?all=1")
     assert whole.streaming and "ETag" not in whole
     again = client.get(attempt + "?all=1")

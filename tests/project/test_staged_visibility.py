@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from leaderboard.models import Attempt, CheckResult, Model, Task
-from tests.conftest import import_path
+from tests.factories import import_path
 from trajectories.documents import ATTEMPT_FILES
 from trajectories.models import Event, VendorRequest
 

@@ -6,10 +6,6 @@ generated release, so each case knows exactly which events must match.
 
 from __future__ import annotations
 
-import pytest
-
-from samplegen import generate_release
-from tests.conftest import import_path
 from tests.search.helpers import add_events, attempt_folders, message, tool_call
 
 
@@ -42,17 +38,3 @@ def plant(root):
 
 # Small on purpose: every test imports it (a few hundred events).
 TINY = {"models": 3, "tasks": 4, "released": 4, "events": 400, "seed": 11}
-
-
-@pytest.fixture(scope="session", name="planted_dir")
-def planted_dir_fixture(tmp_path_factory):
-    root = tmp_path_factory.mktemp("planted") / "release"
-    generate_release(root, **TINY)
-    return root, plant(root)
-
-
-@pytest.fixture(name="planted")
-def planted_fixture(db, planted_dir):
-    """The planted release imported; returns (bench, first pair, second pair)."""
-    root, (first, second) = planted_dir
-    return import_path(root).bench, first, second

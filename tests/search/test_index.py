@@ -11,7 +11,7 @@ from django.db import connection
 
 from ingest.reader import open_release
 from ingest.services import release_import
-from tests.conftest import import_path
+from tests.factories import import_path
 from trajectories.models import Event
 from trajectories.search.engine import search
 from trajectories.search.query import parse

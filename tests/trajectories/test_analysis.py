@@ -23,12 +23,12 @@ def _page(client, url) -> str:
     return response.content.decode()
 
 
-def test_both_pages_have_one_h1_a_body_class_breadcrumbs_and_a_json_twin(client, imported):
+def test_both_pages_have_one_h1_a_body_class_breadcrumbs_and_a_json_twin(client, bench):
     for name, body_class in (
         ("tool-failures", "page-analysis-tool-failures"),
         ("protocol", "page-analysis-protocol"),
     ):
-        html = _page(client, f"/{imported.slug}/analysis/{name}/")
+        html = _page(client, f"/{bench.slug}/analysis/{name}/")
         assert html.count("<h1") == 1
         assert f'class="{body_class}"' in html
         assert 'class="breadcrumbs"' in html
@@ -36,8 +36,8 @@ def test_both_pages_have_one_h1_a_body_class_breadcrumbs_and_a_json_twin(client,
         assert twin and client.get(twin.group(1).replace("&amp;", "&")).status_code == 200
 
 
-def test_tool_failures_list_every_tool_with_its_calls_and_failures(client, imported):
-    html = _page(client, f"/{imported.slug}/analysis/tool-failures/")
+def test_tool_failures_list_every_tool_with_its_calls_and_failures(client, bench):
+    html = _page(client, f"/{bench.slug}/analysis/tool-failures/")
     calls = Event.objects.filter(type="tool_call")
     raw = calls.filter(ok=False).values_list("tool", flat=True).first()
     family = tool_family(raw)
@@ -60,12 +60,12 @@ def test_harness_names_of_one_tool_fold_into_one_row():
     assert tool_family("apply_patch") == "apply_patch"
 
 
-def test_failed_calls_show_their_command_are_paged_and_summarised(client, imported, settings):
+def test_failed_calls_show_their_command_are_paged_and_summarised(client, bench, settings):
     settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "analysis_max_rows": 5}
     failed = Event.objects.filter(type="tool_call", ok=False, tool__in=["Bash", "bash", "shell"])
     total = failed.count()
     assert total > 5
-    url = f"/{imported.slug}/analysis/tool-failures/"
+    url = f"/{bench.slug}/analysis/tool-failures/"
     html = _page(client, url + "?tool=bash")
     assert f"Calls 1–5 of {total}." in html
     assert 'rel="next"' in html
@@ -81,34 +81,34 @@ def test_failed_calls_show_their_command_are_paged_and_summarised(client, import
     assert sum(int(n) for n in re.findall(r'<td class="num">(\d+)</td>', by_exit)) == total
 
 
-def test_the_protocol_page_groups_failures_by_check(client, imported):
-    html = _page(client, f"/{imported.slug}/analysis/protocol/")
+def test_the_protocol_page_groups_failures_by_check(client, bench):
+    html = _page(client, f"/{bench.slug}/analysis/protocol/")
     failed = CheckResult.objects.filter(level="L2", passed=False)
     name = failed.values_list("name", flat=True).first()
     row = re.search(rf"<code>{re.escape(name)}</code></a></th><td class=\"num\">(\d+)</td>", html)
     assert int(row.group(1)) == failed.filter(name=name).count()
-    only = _page(client, f"/{imported.slug}/analysis/protocol/?check={name}")
+    only = _page(client, f"/{bench.slug}/analysis/protocol/?check={name}")
     assert f"Failures of <code>{name}</code>" in only
 
 
-def test_picking_a_tool_links_each_failed_call_to_its_event(client, imported):
+def test_picking_a_tool_links_each_failed_call_to_its_event(client, bench):
     failed = Event.objects.filter(type="tool_call", ok=False).select_related(
         "attempt__model", "attempt__task"
     )
     event = failed.order_by("attempt__model__slug", "attempt__task__slug", "index").first()
-    html = _page(client, f"/{imported.slug}/analysis/tool-failures/?tool={event.tool}")
+    html = _page(client, f"/{bench.slug}/analysis/tool-failures/?tool={event.tool}")
     a = event.attempt
     assert f"/attempts/{a.model.slug}/{a.task.slug}/#e{event.index}" in html
 
 
-def test_the_model_filter_narrows_tool_failures(client, imported):
-    html = _page(client, f"/{imported.slug}/analysis/tool-failures/?model=gpt-6-astra-high")
+def test_the_model_filter_narrows_tool_failures(client, bench):
+    html = _page(client, f"/{bench.slug}/analysis/tool-failures/?model=gpt-6-astra-high")
     calls = Event.objects.filter(type="tool_call", attempt__model__slug="gpt-6-astra-high")
     assert f"<dd>{calls.count()}</dd>" in html
 
 
-def test_protocol_failures_show_the_requests_each_check_names(client, imported):
-    html = _page(client, f"/{imported.slug}/analysis/protocol/")
+def test_protocol_failures_show_the_requests_each_check_names(client, bench):
+    html = _page(client, f"/{bench.slug}/analysis/protocol/")
     failed = CheckResult.objects.filter(level="L2", passed=False)
     assert f"{failed.count()} failed L2 check" in html
     named = failed.exclude(requests=[]).first()
@@ -116,9 +116,9 @@ def test_protocol_failures_show_the_requests_each_check_names(client, imported):
         assert f"<code>{ref}</code>" in html
 
 
-def test_staged_evidence_is_left_out_for_the_public(client, imported):
-    batch_publish(batch=imported.batches.get(), live=False)
-    html = _page(client, f"/{imported.slug}/analysis/protocol/")
+def test_staged_evidence_is_left_out_for_the_public(client, bench):
+    batch_publish(batch=bench.batches.get(), live=False)
+    html = _page(client, f"/{bench.slug}/analysis/protocol/")
     assert "0 failed L2 checks" in html
 
 
@@ -126,13 +126,13 @@ def test_an_unknown_bench_is_a_404(client, db):
     assert client.get("/no-such-bench/analysis/protocol/").status_code == 404
 
 
-def test_page_queries_do_not_grow_with_the_rows_shown(client, imported, settings):
+def test_page_queries_do_not_grow_with_the_rows_shown(client, bench, settings):
     counts = []
     for limit in (3, 300):
         settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "analysis_max_rows": limit}
         for url in (
-            f"/{imported.slug}/analysis/protocol/",
-            f"/{imported.slug}/analysis/tool-failures/?tool=Bash",
+            f"/{bench.slug}/analysis/protocol/",
+            f"/{bench.slug}/analysis/tool-failures/?tool=Bash",
         ):
             with CaptureQueriesContext(connection) as captured:
                 client.get(url)

@@ -46,7 +46,7 @@ RESOURCES = (
 )
 
 
-def test_every_resource_lists_json_results(client, imported):
+def test_every_resource_lists_json_results(client, bench):
     for url in RESOURCES:
         response = client.get(url)
         assert response.status_code == 200, url
@@ -55,11 +55,11 @@ def test_every_resource_lists_json_results(client, imported):
         assert "next" in body
 
 
-def test_attempt_filters_narrow_the_list(client, imported):
+def test_attempt_filters_narrow_the_list(client, bench):
     rows = client.get(
         "/api/attempts/",
         {
-            "bench": imported.slug,
+            "bench": bench.slug,
             "model": "gpt-6-astra-high",
             "score_min": "0.5",
             "page_size": 1000,
@@ -85,7 +85,7 @@ BAD_VALUES = (
 )
 
 
-def test_a_bad_filter_value_is_a_400_naming_the_parameter(client, imported):
+def test_a_bad_filter_value_is_a_400_naming_the_parameter(client, bench):
     for url, parameter in BAD_VALUES:
         error = _error(client.get(url), 400)
         assert list(error["parameters"]) == [parameter], url
@@ -94,7 +94,7 @@ def test_a_bad_filter_value_is_a_400_naming_the_parameter(client, imported):
     assert client.get("/api/tasks/?released=").status_code == 200
 
 
-def test_boolean_filters_accept_true_false_one_and_zero(client, imported):
+def test_boolean_filters_accept_true_false_one_and_zero(client, bench):
     counts = {
         value: client.get("/api/checks/", {"passed": value}).json()["count"]
         for value in ("true", "1", "false", "0", "True")
@@ -108,13 +108,13 @@ def test_boolean_filters_accept_true_false_one_and_zero(client, imported):
     assert counts["false"] == counts["0"] == CheckResult.objects.filter(passed=False).count()
 
 
-def test_errors_share_one_shape(client, imported):
+def test_errors_share_one_shape(client, bench):
     assert _error(client.get("/api/no-such-thing/"), 404)["code"] == "not_found"
     assert _error(client.get("/api/attempts/999999999/"), 404)["code"] == "not_found"
     assert _error(client.post("/api/benches/"), 405)["code"] == "method_not_allowed"
 
 
-def test_anonymous_clients_are_throttled_with_the_same_error_shape(client, imported, monkeypatch):
+def test_anonymous_clients_are_throttled_with_the_same_error_shape(client, bench, monkeypatch):
     monkeypatch.setattr(AnonRateThrottle, "THROTTLE_RATES", {"anon": "2/minute"})
     assert client.get("/api/benches/").status_code == 200
     assert client.get("/api/benches/").status_code == 200
@@ -122,7 +122,7 @@ def test_anonymous_clients_are_throttled_with_the_same_error_shape(client, impor
     assert error["code"] == "throttled"
 
 
-def test_events_page_with_a_cursor(client, imported):
+def test_events_page_with_a_cursor(client, bench):
     first = client.get("/api/events/", {"page_size": 50}).json()
     assert "count" not in first  # a cursor never counts millions of rows
     assert len(first["results"]) == 50
@@ -131,16 +131,16 @@ def test_events_page_with_a_cursor(client, imported):
     assert ids == sorted(ids) and len(set(ids)) == 100
 
 
-def test_failed_tool_calls_filter_as_ok_false(client, imported):
+def test_failed_tool_calls_filter_as_ok_false(client, bench):
     body = client.get("/api/events/", {"ok": "false", "type": "tool_call", "page_size": 20}).json()
     assert body["results"]
     assert all(e["ok"] is False and e["type"] == "tool_call" for e in body["results"])
 
 
 @pytest.fixture
-def staged(imported):
-    batch_publish(batch=imported.batches.get(), live=False)
-    return imported
+def staged(bench):
+    batch_publish(batch=bench.batches.get(), live=False)
+    return bench
 
 
 def test_evidence_of_staged_tasks_is_for_staff_only(client, admin_client, staged):
@@ -162,7 +162,7 @@ def test_staged_and_unreleased_attempts_show_scores_but_no_detail_to_the_public(
     assert unreleased and all(r["detail"] is False for r in unreleased)
 
 
-def test_list_queries_do_not_grow_with_page_size(client, imported, django_assert_num_queries):
+def test_list_queries_do_not_grow_with_page_size(client, bench, django_assert_num_queries):
     for url in ("/api/attempts/", "/api/checks/", "/api/requests/", "/api/models/"):
         queries = []
         for size in (2, 40):
@@ -182,8 +182,8 @@ def test_list_queries_do_not_grow_with_page_size(client, imported, django_assert
     assert len(own) == 1, own
 
 
-def test_tool_failure_analysis_counts_every_tool_call(client, imported):
-    body = client.get("/api/analysis/tool-failures/", {"bench": imported.slug}).json()
+def test_tool_failure_analysis_counts_every_tool_call(client, bench):
+    body = client.get("/api/analysis/tool-failures/", {"bench": bench.slug}).json()
     calls = Event.objects.filter(type="tool_call")
     assert body["calls"] == calls.count()
     assert body["failed"] == calls.filter(ok=False).count() > 0
@@ -192,13 +192,13 @@ def test_tool_failure_analysis_counts_every_tool_call(client, imported):
     assert by_tool[some_tool]["failed"] == calls.filter(tool=some_tool, ok=False).count()
     assert body["attempts"] == Evidence.objects.count()
     one = client.get(
-        "/api/analysis/tool-failures/", {"bench": imported.slug, "model": "gpt-6-astra-high"}
+        "/api/analysis/tool-failures/", {"bench": bench.slug, "model": "gpt-6-astra-high"}
     ).json()
     assert one["calls"] == calls.filter(attempt__model__slug="gpt-6-astra-high").count()
 
 
-def test_protocol_analysis_joins_failed_l2_checks_with_the_requests_they_name(client, imported):
-    body = client.get("/api/analysis/protocol/", {"bench": imported.slug}).json()
+def test_protocol_analysis_joins_failed_l2_checks_with_the_requests_they_name(client, bench):
+    body = client.get("/api/analysis/protocol/", {"bench": bench.slug}).json()
     failed = CheckResult.objects.filter(level="L2", passed=False)
     assert body["total"] == failed.count() > 0
     for row in body["rows"]:
@@ -209,12 +209,12 @@ def test_protocol_analysis_joins_failed_l2_checks_with_the_requests_they_name(cl
     assert any(row["requests"] for row in body["rows"])
 
 
-def test_analysis_filters_are_validated(client, imported):
+def test_analysis_filters_are_validated(client, bench):
     error = _error(client.get("/api/analysis/protocol/", {"bench": "nope"}), 400)
     assert list(error["parameters"]) == ["bench"]
 
 
-def test_the_openapi_schema_documents_every_resource_and_filter(client, imported):
+def test_the_openapi_schema_documents_every_resource_and_filter(client, bench):
     response = client.get("/api/schema/", {"format": "json"})
     assert response.status_code == 200
     schema = response.json()

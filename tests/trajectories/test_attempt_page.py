@@ -11,7 +11,6 @@ from django.utils.html import escape
 
 from leaderboard.models import Attempt
 from leaderboard.services import batch_publish
-from tests.conftest import edit_json, import_path
 from trajectories.render.highlight import stylesheet
 from trajectories.views.attempt import EVENTS_MARK
 
@@ -47,7 +46,7 @@ def longest() -> Attempt:
     )
 
 
-def test_every_event_has_its_anchor_and_a_link_to_itself(client, imported):
+def test_every_event_has_its_anchor_and_a_link_to_itself(client, bench):
     attempt = released()
     html = body(client.get(page_url(attempt)))
     ids = re.findall(r'<li class="ev [^"]*" id="e(\d+)"', html)
@@ -56,7 +55,7 @@ def test_every_event_has_its_anchor_and_a_link_to_itself(client, imported):
     assert EVENTS_MARK not in html
 
 
-def test_the_page_has_one_h1_breadcrumbs_a_body_class_and_its_json_twin(client, imported):
+def test_the_page_has_one_h1_breadcrumbs_a_body_class_and_its_json_twin(client, bench):
     attempt = released()
     html = body(client.get(page_url(attempt)))
     assert html.count("<h1") == 1
@@ -74,7 +73,7 @@ def test_the_page_has_one_h1_breadcrumbs_a_body_class_and_its_json_twin(client, 
         assert reverse(name, args=[attempt.bench.slug, slug]) in html
 
 
-def test_query_count_does_not_grow_with_the_trajectory(client, imported, django_assert_num_queries):
+def test_query_count_does_not_grow_with_the_trajectory(client, bench, django_assert_num_queries):
     short, long = released(), longest()
     assert long.evidence.events_total > 5 * short.evidence.events_total
     for attempt in (short, long):
@@ -86,7 +85,7 @@ def test_query_count_does_not_grow_with_the_trajectory(client, imported, django_
 
 
 def test_search_adds_one_query_and_lists_matching_events_with_links(
-    client, imported, django_assert_num_queries
+    client, bench, django_assert_num_queries
 ):
     attempt = longest()
     # 1-5 as above; 6 the search.
@@ -102,7 +101,7 @@ def test_search_adds_one_query_and_lists_matching_events_with_links(
     assert linked == expected[: len(linked)] and linked
 
 
-def test_search_finds_text_in_collapsed_reasoning(client, imported):
+def test_search_finds_text_in_collapsed_reasoning(client, bench):
     attempt = Attempt.objects.filter(events__type="reasoning").first()
     reasoning = attempt.events.filter(type="reasoning").order_by("-index").first()
     word = reasoning.text.split()[-1].strip(".,")
@@ -110,19 +109,19 @@ def test_search_finds_text_in_collapsed_reasoning(client, imported):
     assert f'<a href="#e{reasoning.index}">#{reasoning.index}</a>' in html
 
 
-def test_search_stops_at_the_limit_and_says_so(client, imported, settings):
+def test_search_stops_at_the_limit_and_says_so(client, bench, settings):
     settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "search_max_results": 2}
     html = body(client.get(page_url(longest(), q="e")))
     assert "The first 2 events match" in html
 
 
-def test_the_search_escapes_the_query_and_treats_like_wildcards_as_text(client, imported):
+def test_the_search_escapes_the_query_and_treats_like_wildcards_as_text(client, bench):
     html = body(client.get(page_url(longest(), q="%<b>_")))
     assert "<q>%&lt;b&gt;_</q>" in html
     assert "0 events match" in html
 
 
-def test_an_l2_check_links_to_the_requests_it_names_and_they_link_back(client, imported):
+def test_an_l2_check_links_to_the_requests_it_names_and_they_link_back(client, bench):
     attempt = (
         Attempt.objects.filter(
             check_results__level="L2", check_results__vendor_requests__isnull=False
@@ -141,7 +140,7 @@ def test_an_l2_check_links_to_the_requests_it_names_and_they_link_back(client, i
         assert check.name in request_li
 
 
-def test_checks_are_grouped_by_level_with_mandatory_marked(client, imported):
+def test_checks_are_grouped_by_level_with_mandatory_marked(client, bench):
     attempt = released(checks_total__gt=0)
     html = body(client.get(page_url(attempt)))
     levels = re.findall(r'<section class="level">\s*<h3>(\w+)', html)
@@ -152,26 +151,14 @@ def test_checks_are_grouped_by_level_with_mandatory_marked(client, imported):
     assert html.count('class="badge badge-mandatory"') == mandatory
 
 
-def test_a_score_that_differs_from_the_published_one_is_warned_about(client, release_copy, db):
-    summary = next((release_copy / "attempts").glob("*/*/summary.json"))
-    edit_json(summary, lambda s: s.update(score=0.123456))
-    import_path(release_copy)
-    attempt = Attempt.objects.get(
-        model__slug=summary.parent.parent.name, task__slug=summary.parent.name
-    )
-    html = body(client.get(page_url(attempt)))
-    assert "Scores differ." in html
-    assert "0.123" in html
-
-
-def test_a_matching_score_has_no_warning(client, imported):
+def test_a_matching_score_has_no_warning(client, bench):
     attempt = released()
     assert not attempt.disagrees
     assert "Scores differ." not in body(client.get(page_url(attempt)))
 
 
 def test_long_output_is_cut_to_the_preview_with_the_full_text_one_click_away(
-    client, imported, settings
+    client, bench, settings
 ):
     settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "event_preview_chars": 20}
     attempt = longest()
@@ -187,7 +174,7 @@ def test_long_output_is_cut_to_the_preview_with_the_full_text_one_click_away(
     assert escape(event.output) in full_page
 
 
-def test_a_call_that_never_returned_is_shown_as_such(client, imported):
+def test_a_call_that_never_returned_is_shown_as_such(client, bench):
     attempt = Attempt.objects.filter(events__type="tool_call", events__ok__isnull=True).first()
     event = attempt.events.filter(type="tool_call", ok__isnull=True).first()
     html = body(client.get(page_url(attempt)))
@@ -195,14 +182,14 @@ def test_a_call_that_never_returned_is_shown_as_such(client, imported):
     assert "never returned" in li and "ev-problem" in html.split(f'id="e{event.index}"')[0][-80:]
 
 
-def test_a_command_is_shown_as_a_command_and_other_input_as_json(client, imported):
+def test_a_command_is_shown_as_a_command_and_other_input_as_json(client, bench):
     attempt = longest()
     html = body(client.get(page_url(attempt)))
     assert '<pre class="ev-cmd"><span class="prompt" aria-hidden="true">$ </span>' in html
     assert '<pre class="ev-input">{' in html
 
 
-def test_the_patch_is_shown_per_file_unified_and_side_by_side(client, imported):
+def test_the_patch_is_shown_per_file_unified_and_side_by_side(client, bench):
     attempt = released(evidence__patch__isnull=False)
     unified = body(client.get(page_url(attempt)))
     split = body(client.get(page_url(attempt, view="split")))
@@ -219,7 +206,7 @@ def test_the_pygments_stylesheet_is_the_generated_one():
     assert path.read_text() == stylesheet()
 
 
-def test_staged_attempts_are_404_to_the_public_and_shown_to_staff(client, admin_client, imported):
+def test_staged_attempts_are_404_to_the_public_and_shown_to_staff(client, admin_client, bench):
     attempt = released()
     batch_publish(batch=attempt.task.batch, live=False)
     assert client.get(page_url(attempt)).status_code == 404
@@ -229,7 +216,7 @@ def test_staged_attempts_are_404_to_the_public_and_shown_to_staff(client, admin_
     assert admin_client.get(event_url).status_code == 200
 
 
-def test_attempts_of_tasks_in_no_batch_are_404_to_everyone(admin_client, imported):
+def test_attempts_of_tasks_in_no_batch_are_404_to_everyone(admin_client, bench):
     attempt = (
         Attempt.objects.filter(task__batch__isnull=True)
         .select_related("bench", "model", "task")
@@ -238,7 +225,7 @@ def test_attempts_of_tasks_in_no_batch_are_404_to_everyone(admin_client, importe
     assert admin_client.get(page_url(attempt)).status_code == 404
 
 
-def test_unknown_attempts_and_events_are_404(client, imported):
+def test_unknown_attempts_and_events_are_404(client, bench):
     attempt = released()
     assert (
         client.get(

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from leaderboard.models import Attempt, Model
 from leaderboard.services import batch_publish
+from tests.factories import pair_with_differing_checks
 from trajectories.comparison import endpoint, endpoint_rows, lcs_pairs, normalised_step
 
 
@@ -16,26 +17,8 @@ def compare_url(task, a, b) -> str:
     return reverse("compare", args=[task.bench.slug, task.slug, a, b])
 
 
-def pair_with_differing_checks():
-    """Two released attempts on one live task whose verdicts differ on some check."""
-    for task_id in Attempt.objects.released().values_list("task", flat=True).distinct():
-        attempts = list(
-            Attempt.objects.released()
-            .filter(task_id=task_id, task__batch__live=True, checks_total__gt=0)
-            .select_related("bench", "task", "model")
-            .order_by("model__slug")
-        )
-        for a in attempts:
-            for b in attempts:
-                outcomes_a = dict(a.check_results.values_list("name", "passed"))
-                outcomes_b = dict(b.check_results.values_list("name", "passed"))
-                if a != b and outcomes_a != outcomes_b:
-                    return a.task, a, b, outcomes_a, outcomes_b
-    raise AssertionError("the small release has no pair of differing verdicts")
-
-
 @pytest.mark.django_db
-def test_differing_checks_come_first_and_are_marked(client, imported):
+def test_differing_checks_come_first_and_are_marked(client, bench):
     task, a, b, outcomes_a, outcomes_b = pair_with_differing_checks()
     html = client.get(compare_url(task, a.model.slug, b.model.slug)).content.decode()
     table = html.split('<section id="checks">', 1)[1].split("</section>", 1)[0]
@@ -48,7 +31,7 @@ def test_differing_checks_come_first_and_are_marked(client, imported):
 
 
 @pytest.mark.django_db
-def test_the_page_shows_both_patches_and_the_diff_between_them(client, imported):
+def test_the_page_shows_both_patches_and_the_diff_between_them(client, bench):
     task, a, b, *_ = pair_with_differing_checks()
     html = client.get(compare_url(task, a.model.slug, b.model.slug)).content.decode()
     patches = html.split('<section id="patches">', 1)[1].split('<section id="stats">', 1)[0]
@@ -58,7 +41,7 @@ def test_the_page_shows_both_patches_and_the_diff_between_them(client, imported)
 
 
 @pytest.mark.django_db
-def test_swap_and_pick_another_model_links(client, imported):
+def test_swap_and_pick_another_model_links(client, bench):
     task, a, b, *_ = pair_with_differing_checks()
     html = client.get(compare_url(task, a.model.slug, b.model.slug)).content.decode()
     assert f'href="{compare_url(task, b.model.slug, a.model.slug)}"' in html
@@ -71,7 +54,7 @@ def test_swap_and_pick_another_model_links(client, imported):
 
 
 @pytest.mark.django_db
-def test_each_aligned_step_links_to_its_event(client, imported):
+def test_each_aligned_step_links_to_its_event(client, bench):
     task, a, b, *_ = pair_with_differing_checks()
     html = client.get(compare_url(task, a.model.slug, b.model.slug)).content.decode()
     alignment = html.split('<section id="alignment">', 1)[1].split("</section>", 1)[0]
@@ -81,7 +64,7 @@ def test_each_aligned_step_links_to_its_event(client, imported):
 
 
 @pytest.mark.django_db
-def test_query_count_is_constant(client, imported, django_assert_num_queries):
+def test_query_count_is_constant(client, bench, django_assert_num_queries):
     task, a, b, *_ = pair_with_differing_checks()
     url = compare_url(task, a.model.slug, b.model.slug)
     # 1 the task (visible to the user); 2 both attempts with their evidence and
@@ -92,9 +75,7 @@ def test_query_count_is_constant(client, imported, django_assert_num_queries):
 
 
 @pytest.mark.django_db
-def test_a_model_without_an_attempt_and_unpublished_tasks_answer_404(
-    client, admin_client, imported
-):
+def test_a_model_without_an_attempt_and_unpublished_tasks_answer_404(client, admin_client, bench):
     task, a, b, *_ = pair_with_differing_checks()
     assert client.get(compare_url(task, a.model.slug, "nobody")).status_code == 404
     batch_publish(batch=task.batch, live=False)

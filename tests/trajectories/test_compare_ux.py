@@ -10,7 +10,6 @@ from django.urls import reverse
 
 from leaderboard.models import Attempt, Task
 from leaderboard.views.task import default_pair
-from tests.leaderboard.pages_fixtures import bench_fixture  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

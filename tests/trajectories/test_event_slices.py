@@ -54,7 +54,7 @@ def page_html(client, url: str) -> str:
     ).decode()
 
 
-def test_a_slice_holds_its_events_with_the_attempt_pages_markup(client, imported):
+def test_a_slice_holds_its_events_with_the_attempt_pages_markup(client, bench):
     attempt = attempts("-evidence__events_total")
     assert attempt.evidence.events_total > 2 * SIZE
     sliced = page_html(client, slice_url(attempt, **{"from": SIZE}))
@@ -75,7 +75,7 @@ def test_a_slice_holds_its_events_with_the_attempt_pages_markup(client, imported
     assert f'href="{attempt_url}#trajectory"' in sliced
 
 
-def test_from_is_aligned_down_and_prev_next_link_neighbours(client, imported):
+def test_from_is_aligned_down_and_prev_next_link_neighbours(client, bench):
     attempt = attempts("-evidence__events_total")
     total = attempt.evidence.events_total
     html = page_html(client, slice_url(attempt, **{"from": SIZE}))
@@ -90,7 +90,7 @@ def test_from_is_aligned_down_and_prev_next_link_neighbours(client, imported):
 
 
 @pytest.mark.parametrize("event", [SIZE + 2, "last"])
-def test_an_event_inside_a_slice_redirects_to_the_slice_marking_it(client, imported, event):
+def test_an_event_inside_a_slice_redirects_to_the_slice_marking_it(client, bench, event):
     attempt = attempts("-evidence__events_total")
     total = attempt.evidence.events_total
     event = total - 1 if event == "last" else event
@@ -105,7 +105,7 @@ def test_an_event_inside_a_slice_redirects_to_the_slice_marking_it(client, impor
     )
 
 
-def test_a_slice_is_cacheable_but_revalidated_and_private_for_staff(client, admin_client, imported):
+def test_a_slice_is_cacheable_but_revalidated_and_private_for_staff(client, admin_client, bench):
     attempt = attempts("-evidence__events_total")
     public = client.get(slice_url(attempt, **{"from": SIZE}))
     assert set(public["Cache-Control"].split(", ")) == {"public", "no-cache"}
@@ -115,18 +115,18 @@ def test_a_slice_is_cacheable_but_revalidated_and_private_for_staff(client, admi
 
 
 @pytest.mark.parametrize("start", ["999999", "-1", "abc"])
-def test_a_slice_outside_the_trajectory_is_a_404(client, imported, start):
+def test_a_slice_outside_the_trajectory_is_a_404(client, bench, start):
     attempt = attempts("-evidence__events_total")
     assert client.get(slice_url(attempt, **{"from": start})).status_code == 404
 
 
 @pytest.mark.parametrize("start", ["²", "9" * 5000])
-def test_a_start_int_cannot_read_is_a_404_not_a_server_error(client, imported, start):
+def test_a_start_int_cannot_read_is_a_404_not_a_server_error(client, bench, start):
     attempt = attempts("-evidence__events_total")
     assert client.get(slice_url(attempt, **{"from": start})).status_code == 404
 
 
-def test_the_etag_is_strong_per_range_and_answers_304(client, imported):
+def test_the_etag_is_strong_per_range_and_answers_304(client, bench):
     attempt = attempts("-evidence__events_total")
     one = client.get(slice_url(attempt))
     two = client.get(slice_url(attempt, **{"from": SIZE}))
@@ -138,14 +138,14 @@ def test_the_etag_is_strong_per_range_and_answers_304(client, imported):
     assert other.status_code == 200
 
 
-def test_fragment_mode_is_only_the_events(client, imported):
+def test_fragment_mode_is_only_the_events(client, bench):
     attempt = attempts("-evidence__events_total")
     html = page_html(client, slice_url(attempt, **{"from": SIZE, "fragment": 1}))
     assert html.startswith('<li class="ev') and "<html" not in html and "<nav" not in html
     assert anchors(html) == list(range(SIZE, 2 * SIZE))
 
 
-def test_hostile_event_text_is_shown_as_text(client, imported):
+def test_hostile_event_text_is_shown_as_text(client, bench):
     attempt = attempts("-evidence__events_total")
     hostile = '<script>alert("x")</script><img src=x onerror=alert(1)>'
     changed = Event.objects.filter(attempt=attempt, index__in=range(SIZE, 2 * SIZE))
@@ -156,7 +156,7 @@ def test_hostile_event_text_is_shown_as_text(client, imported):
         assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
 
 
-def test_the_attempt_page_lists_its_slices(client, imported):
+def test_the_attempt_page_lists_its_slices(client, bench):
     attempt = attempts("-evidence__events_total")
     total = attempt.evidence.events_total
     url = reverse("attempt", args=[attempt.bench.slug, attempt.model.slug, attempt.task.slug])
@@ -166,7 +166,7 @@ def test_the_attempt_page_lists_its_slices(client, imported):
     assert starts == list(range(0, total, SIZE))
 
 
-def test_query_count_does_not_grow_with_the_trajectory(client, imported, django_assert_num_queries):
+def test_query_count_does_not_grow_with_the_trajectory(client, bench, django_assert_num_queries):
     short, long = attempts("evidence__events_total"), attempts("-evidence__events_total")
     assert long.evidence.events_total > 2 * SIZE
     for attempt in (short, long):
@@ -187,7 +187,7 @@ def test_query_count_does_not_grow_with_the_trajectory(client, imported, django_
             )
 
 
-def test_the_slice_reads_an_index_range_not_an_offset(client, imported):
+def test_the_slice_reads_an_index_range_not_an_offset(client, bench):
     attempt = attempts("-evidence__events_total")
     with CaptureQueriesContext(connection) as queries:
         page_html(client, slice_url(attempt, **{"from": SIZE}))
@@ -210,7 +210,7 @@ def test_a_further_trial_has_its_own_slices(tmp_path, client):
     assert client.get(reverse("attempt-trial-events", args=[*args, 0])).status_code == 404
 
 
-def test_the_attempt_page_holds_the_first_slice_and_a_placeholder_per_later_one(client, imported):
+def test_the_attempt_page_holds_the_first_slice_and_a_placeholder_per_later_one(client, bench):
     attempt = attempts("-evidence__events_total")
     total = attempt.evidence.events_total
     url = reverse("attempt", args=[attempt.bench.slug, attempt.model.slug, attempt.task.slug])
@@ -231,7 +231,7 @@ def test_the_attempt_page_holds_the_first_slice_and_a_placeholder_per_later_one(
     assert anchors(every) == list(range(total)) and "ev-more" not in every
 
 
-def test_links_to_events_not_on_the_page_go_to_their_slice_page(client, imported):
+def test_links_to_events_not_on_the_page_go_to_their_slice_page(client, bench):
     attempt = attempts("-evidence__events_total")
     late = Event.objects.filter(attempt=attempt, index__gte=SIZE).order_by("index").first().index
     url = reverse("attempt", args=[attempt.bench.slug, attempt.model.slug, attempt.task.slug])

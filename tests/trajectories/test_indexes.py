@@ -46,46 +46,43 @@ def test_unknown_api_addresses_still_answer_the_error_shape(client):
     assert response.json()["error"]["code"] == "not_found"
 
 
-def test_the_data_root_lists_the_benches_as_json_for_scripts(client, imported):
+def test_the_data_root_lists_the_benches_as_json_for_scripts(client, bench):
     response = client.get("/data/v1/")
     assert response.status_code == 200
     body = response.json()
-    assert [b["id"] for b in body["benches"]] == [imported.slug]
-    assert body["benches"][0]["manifest"].endswith(f"/data/v1/{imported.slug}/manifest.json")
+    assert [b["id"] for b in body["benches"]] == [bench.slug]
+    assert body["benches"][0]["manifest"].endswith(f"/data/v1/{bench.slug}/manifest.json")
     assert response["Access-Control-Allow-Origin"] == "*"
     assert "Accept" in response["Vary"]
 
 
-def test_the_data_root_answers_a_browser_with_a_page(client, imported):
+def test_the_data_root_answers_a_browser_with_a_page(client, bench):
     response = client.get("/data/v1/", HTTP_ACCEPT="text/html,application/xhtml+xml,*/*;q=0.8")
     assert response["Content-Type"].startswith("text/html")
-    assert f'href="{reverse("data-bench", args=[imported.slug])}"' in response.content.decode()
+    assert f'href="{reverse("data-bench", args=[bench.slug])}"' in response.content.decode()
 
 
-def test_the_bench_data_index_lists_every_file_the_mirror_serves(client, imported):
-    body = client.get(f"/data/v1/{imported.slug}/", {"format": "json"}).json()
+def test_the_bench_data_index_lists_every_file_the_mirror_serves(client, bench):
+    body = client.get(f"/data/v1/{bench.slug}/", {"format": "json"}).json()
     files = body["files"]
     assert files[:3] == ["manifest.json", "leaderboard.json", "matrix.json"]
     assert {
-        f"models/{m}.json"
-        for m in Model.objects.filter(bench=imported).values_list("slug", flat=True)
+        f"models/{m}.json" for m in Model.objects.filter(bench=bench).values_list("slug", flat=True)
     } <= set(files)
-    live = set(Task.objects.filter(bench=imported, batch__live=True).values_list("slug", flat=True))
+    live = set(Task.objects.filter(bench=bench, batch__live=True).values_list("slug", flat=True))
     assert {f[len("tasks/") : -len(".json")] for f in files if f.startswith("tasks/")} == live
-    released = Attempt.objects.filter(
-        bench=imported, has_detail=True, task__batch__live=True
-    ).count()
+    released = Attempt.objects.filter(bench=bench, has_detail=True, task__batch__live=True).count()
     assert sum(1 for f in files if f.endswith("/summary.json")) == released
     # Every listed file is there to fetch.
     for path in files[:3] + [f for f in files if f.startswith("attempts/")][:7]:
-        assert client.get(f"/data/v1/{imported.slug}/{path}").status_code == 200, path
+        assert client.get(f"/data/v1/{bench.slug}/{path}").status_code == 200, path
 
 
-def test_the_bench_data_index_hides_staged_tasks_from_the_public(client, imported):
-    batch = imported.batches.first()
+def test_the_bench_data_index_hides_staged_tasks_from_the_public(client, bench):
+    batch = bench.batches.first()
     batch.live = False
     batch.save()
-    body = client.get(f"/data/v1/{imported.slug}/", {"format": "json"}).json()
+    body = client.get(f"/data/v1/{bench.slug}/", {"format": "json"}).json()
     assert not [f for f in body["files"] if f.startswith(("tasks/", "attempts/"))]
 
 

@@ -10,7 +10,6 @@ from django.urls import reverse
 
 from leaderboard.models import Attempt, Batch
 from leaderboard.services import batch_publish
-from tests.conftest import edit_json, import_path
 from tests.ingest.roundtrip import json_differences
 
 pytestmark = pytest.mark.django_db
@@ -34,9 +33,7 @@ def _url(name: str) -> str:
     return f"/data/v1/{BENCH}/{name}"
 
 
-def test_the_mirror_serves_every_file_of_the_release_as_imported(
-    client, imported, small_release_dir
-):
+def test_the_mirror_serves_every_file_of_the_release_as_imported(client, bench, small_release_dir):
     files = sorted(p for p in small_release_dir.rglob("*") if p.is_file())
     assert len(files) > 100
     for path in files:
@@ -75,9 +72,7 @@ CONTENT_TYPES = {
 }
 
 
-def test_every_file_carries_its_content_type_cors_a_strong_etag_and_public_caching(
-    client, imported
-):
+def test_every_file_carries_its_content_type_cors_a_strong_etag_and_public_caching(client, bench):
     attempt = _first_attempt(evidence__patch__isnull=False)
     urls = {_attempt_url(attempt, name): kind for name, kind in CONTENT_TYPES.items()}
     for name in ("manifest.json", "leaderboard.json", "matrix.json"):
@@ -94,7 +89,7 @@ def test_every_file_carries_its_content_type_cors_a_strong_etag_and_public_cachi
         assert client.get(url)["ETag"] == etag, url
 
 
-def test_if_none_match_with_the_current_etag_answers_304_without_a_body(client, imported):
+def test_if_none_match_with_the_current_etag_answers_304_without_a_body(client, bench):
     for name in (
         "leaderboard.json",
         "models/gpt-6-astra-high.json",
@@ -110,7 +105,7 @@ def test_if_none_match_with_the_current_etag_answers_304_without_a_body(client, 
 
 
 def test_a_trajectory_is_streamed_and_its_304_never_builds_it(
-    client, imported, django_assert_num_queries
+    client, bench, django_assert_num_queries
 ):
     attempt = _first_attempt()
     url = _attempt_url(attempt, "trajectory.json")
@@ -124,7 +119,7 @@ def test_a_trajectory_is_streamed_and_its_304_never_builds_it(
     assert not_modified.status_code == 304
 
 
-def test_head_answers_the_headers_of_get_without_the_body(client, imported):
+def test_head_answers_the_headers_of_get_without_the_body(client, bench):
     attempt = _first_attempt()
     for name in ("leaderboard.json", "trajectory.json", "problem.md"):
         url = _url(name) if name == "leaderboard.json" else _attempt_url(attempt, name)
@@ -138,7 +133,7 @@ def test_head_answers_the_headers_of_get_without_the_body(client, imported):
     )
 
 
-def test_cors_preflight_is_answered_and_other_methods_are_refused(client, imported):
+def test_cors_preflight_is_answered_and_other_methods_are_refused(client, bench):
     preflight = client.options(_url("matrix.json"))
     assert preflight.status_code == 204
     assert preflight["Access-Control-Allow-Origin"] == "*"
@@ -148,7 +143,7 @@ def test_cors_preflight_is_answered_and_other_methods_are_refused(client, import
     assert "Cookie" in refused["Vary"]
 
 
-def test_a_missing_verdict_answers_404_as_on_a_static_mirror(client, imported):
+def test_a_missing_verdict_answers_404_as_on_a_static_mirror(client, bench):
     attempt = _first_attempt(verdict__isnull=True)
     assert attempt is not None
     response = client.get(_attempt_url(attempt, "verdict.json"))
@@ -158,21 +153,21 @@ def test_a_missing_verdict_answers_404_as_on_a_static_mirror(client, imported):
     assert client.get(_attempt_url(attempt, "summary.json")).status_code == 200
 
 
-def test_unknown_files_benches_and_models_answer_404(client, imported):
+def test_unknown_files_benches_and_models_answer_404(client, bench):
     attempt = _first_attempt()
     assert client.get(_attempt_url(attempt, "secrets.txt")).status_code == 404
     assert client.get("/data/v1/no-such-bench/manifest.json").status_code == 404
     assert client.get(_url("models/no-such-model.json")).status_code == 404
 
 
-def test_tasks_in_no_batch_have_no_files_for_anyone(admin_client, imported):
+def test_tasks_in_no_batch_have_no_files_for_anyone(admin_client, bench):
     unreleased = Attempt.objects.filter(task__batch__isnull=True).select_related("task").first()
     assert admin_client.get(_url(f"tasks/{unreleased.task.slug}.json")).status_code == 404
 
 
 @pytest.fixture
-def staged(imported) -> Batch:
-    batch = imported.batches.get()
+def staged(bench) -> Batch:
+    batch = bench.batches.get()
     batch_publish(batch=batch, live=False)
     return batch
 
@@ -204,21 +199,8 @@ def test_derived_documents_are_the_same_for_everyone_while_a_batch_is_staged(
     assert manifest["counts"]["released_tasks"] == staged.tasks.count()
 
 
-def test_a_reimport_that_changes_the_release_changes_what_is_served(client, release_copy):
-    import_path(release_copy)
-    before = client.get(_url("leaderboard.json"))
-    edit_json(release_copy / "manifest.json", lambda d: d.update(title="Renamed Bench"))
-    for name in ("manifest.json", "leaderboard.json", "matrix.json"):
-        edit_json(release_copy / name, lambda d: d.update(revision="02"))
-    import_path(release_copy)
-    after = client.get(_url("leaderboard.json"))
-    assert after["ETag"] != before["ETag"]
-    assert json.loads(after.content)["revision"] == "02"
-    assert json.loads(client.get(_url("manifest.json")).content)["title"] == "Renamed Bench"
-
-
 def test_warm_derived_documents_and_their_304s_need_no_query(
-    client, imported, settings, django_assert_num_queries
+    client, bench, settings, django_assert_num_queries
 ):
     settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "mirror_state_ttl_s": 60}
     etag = client.get(_url("matrix.json"))["ETag"]
@@ -228,7 +210,7 @@ def test_warm_derived_documents_and_their_304s_need_no_query(
 
 
 def test_building_the_matrix_takes_the_same_queries_however_many_attempts(
-    client, imported, django_assert_num_queries
+    client, bench, django_assert_num_queries
 ):
     # 1 bench, 6 fingerprint (batches, models, tasks, attempts), then the build:
     # 1 bench by pk, 1 tasks with batches, 1 models, 1 attempts.

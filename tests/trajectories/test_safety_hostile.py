@@ -2,92 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
 from leaderboard.models import Attempt
-from tests.conftest import import_path
-
-SCRIPT = "<script>window.__pwned=1</script>"
-IMG = '<img src=x onerror="window.__pwned=1">'
-JS_LINK = '<a href="javascript:window.__pwned=1">click me</a>'
-UNTERMINATED = '<div title="unterminated <!-- <textarea><b>bold'
-CONTROL = "bell\x07 escape\x1b[31mred nul\x00 end"
-RTL = "\u202eexe.txt\u202c then עברית and العربية"
-BIG_CHARS = 5 * 1024 * 1024
-
-
-def _append_events(events: list[dict], extra: list[dict]) -> None:
-    for event in extra:
-        events.append({"index": len(events), **event})
-
-
-def make_hostile_release(root: Path) -> tuple[str, str]:
-    """Put hostile text into one released attempt of the release at ``root``.
-
-    Returns (model, task) of that attempt. Every kind of untrusted text gets a
-    payload: event text and outputs, tool input, a check's detail, a vendor
-    request body and response, the patch and the ticket the agent received.
-    """
-    folder = next(
-        p
-        for p in sorted((root / "attempts").glob("*/*"))
-        if (p / "vendor-requests.json").exists()
-        and (p / "verdict.json").exists()
-        and (p / "patch.diff").exists()
-    )
-    trajectory = json.loads((folder / "trajectory.json").read_text())
-    _append_events(
-        trajectory["events"],
-        [
-            {"type": "message", "text": f"{SCRIPT} {IMG} {JS_LINK}"},
-            {
-                "type": "tool_call",
-                "tool": "Bash",
-                "input": {"command": f"echo '{IMG}'"},
-                "result": {"ok": False, "output": f"{UNTERMINATED} {SCRIPT}", "exit_code": 1},
-            },
-            {
-                "type": "tool_call",
-                "tool": "Write",
-                "input": {"file_path": "x.html", "content": SCRIPT},
-                "result": {"ok": True, "output": CONTROL, "exit_code": None},
-            },
-            {"type": "reasoning", "text": RTL},
-            {
-                "type": "tool_call",
-                "tool": "Read",
-                "input": {"file_path": "big.log"},
-                "result": {"ok": True, "output": "A" * BIG_CHARS, "exit_code": None},
-            },
-            {"type": "error", "source": "harness", "text": JS_LINK},
-            {"type": "message", "text": "plain", f"note{IMG}": SCRIPT},
-        ],
-    )
-    (folder / "trajectory.json").write_text(json.dumps(trajectory))
-
-    verdict = json.loads((folder / "verdict.json").read_text())
-    verdict["checks"][0]["detail"] = f"{SCRIPT} {IMG} {RTL}"
-    (folder / "verdict.json").write_text(json.dumps(verdict))
-
-    log = json.loads((folder / "vendor-requests.json").read_text())
-    first = next(iter(log["vendors"].values()))[0]
-    first["body"] = {"html": SCRIPT, "link": JS_LINK}
-    first["response"] = f"<html>{IMG}</html>"
-    (folder / "vendor-requests.json").write_text(json.dumps(log))
-
-    patch = (folder / "patch.diff").read_text()
-    patch += (
-        "diff --git a/evil.html b/evil.html\nnew file mode 100644\n"
-        "--- /dev/null\n+++ b/evil.html\n@@ -0,0 +1,2 @@\n"
-        f"+{SCRIPT}\n+{IMG}\n"
-    )
-    (folder / "patch.diff").write_text(patch)
-    return folder.parent.name, folder.name
+from tests.factories import BIG_CHARS, RTL, import_path, make_hostile_release
 
 
 @pytest.fixture

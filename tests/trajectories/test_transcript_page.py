@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from leaderboard.models import Attempt
 from leaderboard.services import batch_publish
-from tests.conftest import edit_json, import_path
+from tests.factories import edit_json, import_path
 from trajectories.models import Event, TranscriptCheck
 
 pytestmark = pytest.mark.django_db

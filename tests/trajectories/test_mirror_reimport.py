@@ -1,0 +1,40 @@
+"""The mirror after a re-import that changed the release (fresh imports of an edited
+copy, so not in test_mirror's shared import)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.cache import cache
+
+from tests.factories import edit_json, import_path
+
+pytestmark = pytest.mark.django_db
+BENCH = "integration-bench"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache(settings):
+    # Ask the database for the bench's state on every request, and start cold.
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "mirror_state_ttl_s": 0}
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def _url(name: str) -> str:
+    return f"/data/v1/{BENCH}/{name}"
+
+
+def test_a_reimport_that_changes_the_release_changes_what_is_served(client, release_copy):
+    import_path(release_copy)
+    before = client.get(_url("leaderboard.json"))
+    edit_json(release_copy / "manifest.json", lambda d: d.update(title="Renamed Bench"))
+    for name in ("manifest.json", "leaderboard.json", "matrix.json"):
+        edit_json(release_copy / name, lambda d: d.update(revision="02"))
+    import_path(release_copy)
+    after = client.get(_url("leaderboard.json"))
+    assert after["ETag"] != before["ETag"]
+    assert json.loads(after.content)["revision"] == "02"
+    assert json.loads(client.get(_url("manifest.json")).content)["title"] == "Renamed Bench"
