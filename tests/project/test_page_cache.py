@@ -33,8 +33,14 @@ def urls(bench) -> dict[str, str]:
 
 @pytest.mark.parametrize("page", ["leaderboard", "matrix", "task", "model", "attempt", "api"])
 def test_a_warm_page_costs_one_query_and_is_the_same_bytes(
-    client, bench, django_assert_num_queries, page
+    client, bench, django_assert_num_queries, page, settings
 ):
+    # The API throttle's counts live in the shared cache, which on PostgreSQL
+    # is a table: keep them out of this count (they are the throttle's cost).
+    settings.CACHES = {
+        **settings.CACHES,
+        "shared": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    }
     url = urls(bench)[page]
     first = client.get(url)
     assert first.status_code == 200
