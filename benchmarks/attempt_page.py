@@ -208,7 +208,16 @@ def one_load(p, address: str, anchor: str, *, javascript: bool = True, scroll: b
         context = browser.new_context(viewport=VIEWPORT, java_script_enabled=javascript)
         page = context.new_page()
         page.goto(f"{address}#{anchor}", wait_until="commit")
-        page.wait_for_function(IN_VIEW, arg=anchor, polling=16, timeout=60_000)
+        if javascript:
+            page.wait_for_function(IN_VIEW, arg=anchor, polling=16, timeout=60_000)
+        else:
+            # Without JavaScript the page runs no timers, so the page-side wait
+            # would look once only: look from here instead.
+            deadline = time.perf_counter() + 60
+            while not page.evaluate(IN_VIEW, anchor):
+                if time.perf_counter() > deadline:
+                    raise TimeoutError(f"#{anchor} never came into view without JavaScript")
+                time.sleep(0.016)
         ms = page.evaluate(NOW)
         frames = None
         if scroll:
