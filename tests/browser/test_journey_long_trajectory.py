@@ -20,6 +20,9 @@ pytestmark = pytest.mark.browser
 EVENTS = 20_000
 SLICE = 500  # the default event_slice_size
 NEEDLE = "needle-only-in-the-last-slice"
+# Generous: each slice is a request away, and test machines are shared (the
+# suite runs in two processes, other work beside it).
+WAIT_MS = 45_000
 
 
 @pytest.fixture(scope="session")
@@ -41,9 +44,8 @@ def long_url(transactional_db, very_long_release_dir, settings, tmp_path) -> str
 
 def marked_in_view(page: Page, index: int) -> None:
     event = page.locator(f"#e{index}")
-    # Generous: a slice is a request away, and test machines are shared.
-    expect(event).to_be_in_viewport(timeout=20_000)
-    expect(event).to_have_css("outline-style", "solid")  # the :target marking
+    expect(event).to_be_in_viewport(timeout=WAIT_MS)
+    expect(event).to_have_css("outline-style", "solid", timeout=WAIT_MS)  # the :target marking
     assert event.evaluate("el => el.matches(':target')")
 
 
@@ -64,11 +66,11 @@ def test_any_event_is_reached_and_marked_with_javascript(live_server, page: Page
     page.goto(f"{url}#e{last_of_slice}")
     marked_in_view(page, last_of_slice)
     page.keyboard.press("j")
-    expect(page).to_have_url(f"{url}#e{last_of_slice + 1}")
+    expect(page).to_have_url(f"{url}#e{last_of_slice + 1}", timeout=WAIT_MS)
     marked_in_view(page, last_of_slice + 1)
     # k goes back across the boundary.
     page.keyboard.press("k")
-    expect(page).to_have_url(f"{url}#e{last_of_slice}")
+    expect(page).to_have_url(f"{url}#e{last_of_slice}", timeout=WAIT_MS)
     marked_in_view(page, last_of_slice)
     # Back returns to the event before.
     page.go_back()
@@ -83,14 +85,14 @@ def test_a_search_match_in_the_last_slice_is_reached_and_scrolling_loads_slices(
     result.click()
     expect(page).to_have_url(re.compile(rf"{re.escape(long_url)}\?q={NEEDLE}#e{EVENTS - 3}$"))
     marked_in_view(page, EVENTS - 3)
-    expect(page.locator(f"#e{EVENTS - 3}")).to_contain_text(NEEDLE)
+    expect(page.locator(f"#e{EVENTS - 3}")).to_contain_text(NEEDLE, timeout=WAIT_MS)
     # Scrolling down from the end of the first slice loads the next one.
     page.goto(f"{live_server.url}{long_url}#e{SLICE - 2}")
     marked_in_view(page, SLICE - 2)
     for _ in range(20):
         page.mouse.wheel(0, 1200)
         page.wait_for_timeout(60)
-    expect(page.locator(f"#e{SLICE + 10}")).to_be_attached()
+    expect(page.locator(f"#e{SLICE + 10}")).to_be_attached(timeout=WAIT_MS)
     # The copy button sits in the event in view, not in the marked one.
     page.wait_for_timeout(400)
     anchor = page.locator("button.copy-link").evaluate("b => b.dataset.anchor")
@@ -101,12 +103,12 @@ def test_a_search_match_in_the_last_slice_is_reached_and_scrolling_loads_slices(
     target = late.filter(type="tool_call", index__gt=reasoning).first().index
     page.goto(f"{live_server.url}{long_url}#trajectory")
     page.uncheck("#show-reasoning")
-    expect(page).to_have_url(re.compile(r"\?hide=reasoning#trajectory$"))
+    expect(page).to_have_url(re.compile(r"\?hide=reasoning#trajectory$"), timeout=WAIT_MS)
     page.goto(f"{live_server.url}{long_url}?hide=reasoning#e{target}")
     marked_in_view(page, target)
-    expect(page.locator(f"#e{reasoning}")).to_be_attached()
-    expect(page.locator(f"#e{reasoning}")).to_be_hidden()
-    expect(page.locator(f"#e{target}")).to_be_visible()
+    expect(page.locator(f"#e{reasoning}")).to_be_attached(timeout=WAIT_MS)
+    expect(page.locator(f"#e{reasoning}")).to_be_hidden(timeout=WAIT_MS)
+    expect(page.locator(f"#e{target}")).to_be_visible(timeout=WAIT_MS)
 
 
 def test_any_event_is_reached_without_javascript(live_server, browser: Browser, long_url):
@@ -117,7 +119,7 @@ def test_any_event_is_reached_without_javascript(live_server, browser: Browser, 
         # The page lists its parts; each is a page of its own.
         page.goto(url)
         page.get_by_role("link", name=f"Events {EVENTS // 2}–{EVENTS // 2 + SLICE - 1}").click()
-        expect(page.locator("h1")).to_contain_text(f"Events {EVENTS // 2}–")
+        expect(page.locator("h1")).to_contain_text(f"Events {EVENTS // 2}–", timeout=WAIT_MS)
         # A slice page's address with an event's fragment lands on it, marked.
         page.goto(f"{url}events/?from={EVENTS // 2}#e{EVENTS // 2 + 7}")
         marked_in_view(page, EVENTS // 2 + 7)

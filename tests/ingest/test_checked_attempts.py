@@ -111,7 +111,7 @@ def test_the_import_writes_attempts_in_batches_as_soon_as_a_batch_is_full(
     events: list[str] = []
     _recording_writes(monkeypatch, events)
     monkeypatch.setattr(
-        "tests.conftest.open_release", lambda path: _recording_reads(open_release(path), events)
+        "tests.factories.open_release", lambda path: _recording_reads(open_release(path), events)
     )
     import_path(small_release_dir)
     reads = [e for e in events if e.startswith("read ")]

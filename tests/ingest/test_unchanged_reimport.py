@@ -12,7 +12,7 @@ from ingest.plan import check_release
 from ingest.reader import open_release
 from ingest.report import plan_summary
 from ingest.scrub import Scrubber
-from tests.conftest import edit_json, import_path
+from tests.factories import edit_json, import_path
 from tests.ingest.test_scrub import attempt_with_vendor_log, plant_in_output
 
 pytestmark = pytest.mark.django_db
