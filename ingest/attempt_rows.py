@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import orjson
+from django.conf import settings
 
 from ingest.plan import AttemptDocs, AttemptPlan, verdict_outcomes
 from leaderboard import jsonsafe
@@ -185,18 +186,47 @@ def _item_size(event: dict) -> int:
 
 def event_counts(events: list[dict]) -> dict:
     by_type, calls, failed = Counter(), Counter(), Counter()
+    limits = settings.BENCHVIEW_LIMITS
+    first_failures, first_errors = limits["attempt_first_failures"], limits["attempt_first_errors"]
+    failures: dict[str, list[int]] = {}
+    never: dict[str, list[int]] = {}
+    errors: list[int] = []
     for event in events:
-        by_type[event["type"]] += 1
-        if event["type"] == "tool_call":
-            calls[event["tool"]] += 1
-            if event["result"] is not None and not event["result"]["ok"]:
-                failed[event["tool"]] += 1
+        event_type = event["type"]
+        by_type[event_type] += 1
+        if event_type == "tool_call":
+            tool = event["tool"]
+            calls[tool] += 1
+            result = event["result"]
+            if result is None:
+                _keep(never, tool, event["index"], first_failures)
+            elif not result["ok"]:
+                failed[tool] += 1
+                _keep(failures, tool, event["index"], first_failures)
+        elif event_type == "error" and len(errors) < first_errors:
+            errors.append(event["index"])
     return {
         "events_total": len(events),
         "events_by_type": dict(sorted(by_type.items())),
         "tool_calls_by_tool": dict(sorted(calls.items())),
         "failed_tool_calls_by_tool": dict(sorted(failed.items())),
+        "problems": problems_document(failures, never, errors),
     }
+
+
+def problems_document(
+    failures: dict[str, list[int]], never: dict[str, list[int]], errors: list[int]
+) -> dict:
+    """The attempt page's first failures per tool, calls that never returned and
+    errors, kept at import so the page does not read every failed call of a long
+    trajectory. Shape: ``Evidence.problems``."""
+    return {"failures": failures, "never_returned": never, "errors": errors}
+
+
+def _keep(found: dict[str, list[int]], tool: str, index: int, limit: int) -> None:
+    kept = found.setdefault(tool, [])
+    if len(kept) < limit:
+        kept.append(index)
 
 
 def _dumps(value) -> str:

@@ -87,6 +87,11 @@ class Evidence(models.Model):
     events_by_type = models.JSONField(default=dict, blank=True)
     tool_calls_by_tool = models.JSONField(default=dict, blank=True)
     failed_tool_calls_by_tool = models.JSONField(default=dict, blank=True)
+    # The first few problems, found at import so a long trajectory's page does
+    # not read all of them: {"failures": {tool: [index, ...]}, "never_returned":
+    # {tool: [index, ...]}, "errors": [index, ...]}, each list capped by the
+    # attempt_first_failures / attempt_first_errors limits of the import.
+    problems = models.JSONField(default=dict, blank=True)
     requests_total = models.IntegerField(default=0)
     # "": the events are the release's trajectory.json. Otherwise the release
     # had no trajectory.json and the events were normalised from

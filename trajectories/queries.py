@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from django.conf import settings
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.db.models.functions import Length, Substr
 from django.http import Http404
 
@@ -123,19 +123,6 @@ def first_event_time(attempt: Attempt) -> str | None:
         .order_by("index")
         .values_list("ts", flat=True)
         .first()
-    )
-
-
-def problem_events(attempt: Attempt) -> list[tuple[int, str, str, bool | None]]:
-    """``(index, type, tool, ok)`` of errors, failed tool calls and calls that never
-    returned (``ok`` is null: no result), in index order; one query."""
-    return list(
-        Event.objects.filter(attempt=attempt)
-        .filter(
-            Q(type="error") | Q(type="tool_call", ok=False) | Q(type="tool_call", ok__isnull=True)
-        )
-        .order_by("index")
-        .values_list("index", "type", "tool", "ok")
     )
 
 

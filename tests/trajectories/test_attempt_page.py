@@ -78,9 +78,9 @@ def test_query_count_does_not_grow_with_the_trajectory(client, bench, django_ass
     assert long.evidence.events_total > 5 * short.evidence.events_total
     for attempt in (short, long):
         # 1 the attempt with bench, model, task, batch, evidence and patch (visibility
-        #   as a subquery); 2 its vendor requests; 3 its check results; 4 errors and
-        #   failed tool calls for the summary; 5 every event (previews), streamed.
-        with django_assert_num_queries(5):
+        #   as a subquery); 2 its vendor requests; 3 its check results; 4 the first
+        #   slice's events (previews). The first failures and errors were kept at import.
+        with django_assert_num_queries(4):
             body(client.get(page_url(attempt)))
 
 
@@ -88,8 +88,8 @@ def test_search_adds_one_query_and_lists_matching_events_with_links(
     client, bench, django_assert_num_queries
 ):
     attempt = longest()
-    # 1-5 as above; 6 the search.
-    with django_assert_num_queries(6):
+    # 1-4 as above; 5 the search.
+    with django_assert_num_queries(5):
         html = body(client.get(page_url(attempt, q="pytest")))
     results = html.split('aria-label="Search results"', 1)[1].split("</section>", 1)[0]
     linked = [int(i) for i in re.findall(r'<a href="#e(\d+)">', results)]

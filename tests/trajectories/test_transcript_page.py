@@ -124,8 +124,8 @@ def test_a_trajectory_edited_away_from_its_transcript_shows_the_finding_and_link
         index,
         2,
     )
-    # The finding comes with the attempt's row: the page's usual five queries.
-    with django_assert_num_queries(5):
+    # The finding comes with the attempt's row: the page's usual four queries.
+    with django_assert_num_queries(4):
         html = body(client.get(page_url(attempt)))
     section = html.split('id="transcript-check"', 1)[1].split("</section>", 1)[0]
     assert "Trajectory and transcript differ." in section

@@ -7,7 +7,6 @@ model attributes.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
@@ -138,30 +137,24 @@ def event_views(
 
 
 def tool_summary(
-    problems: list[tuple[int, str, str, bool | None]],
+    problems: dict[str, Any],
     calls: dict[str, int],
     failed: dict[str, int],
 ) -> list[dict[str, Any]]:
     """Per tool: calls, failed calls and the first few failures' indices (most calls first).
 
-    ``problems`` are ``(index, type, tool, ok)`` rows from ``queries.problem_events``.
+    ``problems`` is ``Evidence.problems``, kept at import.
     """
     first_failures = settings.BENCHVIEW_LIMITS["attempt_first_failures"]
-    firsts: dict[str, list[int]] = defaultdict(list)
-    never: dict[str, list[int]] = defaultdict(list)
-    for index, event_type, tool, ok in problems:
-        if event_type != "tool_call":
-            continue
-        found = firsts if ok is False else never
-        if len(found[tool]) < first_failures:
-            found[tool].append(index)
+    firsts = problems.get("failures", {})
+    never = problems.get("never_returned", {})
     return [
         {
             "tool": tool,
             "calls": count,
             "failed": failed.get(tool, 0),
-            "first_failures": firsts.get(tool, []),
-            "never_returned": never.get(tool, []),
+            "first_failures": firsts.get(tool, [])[:first_failures],
+            "never_returned": never.get(tool, [])[:first_failures],
         }
         for tool, count in sorted(calls.items(), key=lambda item: (-item[1], item[0]))
     ]

@@ -53,7 +53,7 @@ def attempt(request, bench: str, model: str, task: str, trial: int | None = None
     results = list(found.check_results.order_by("position"))
     groups = verdict_groups(results, {r.ref for r in requests})
     checks = [c for g in groups for c in g.checks]
-    problems = queries.problem_events(found)
+    problems = evidence.problems
     check = getattr(found, "transcript_check", None)  # None: imported before the check existed
     transcript_url = f"{request.path}transcript/"
     page = render_to_string(
@@ -72,7 +72,7 @@ def attempt(request, bench: str, model: str, task: str, trial: int | None = None
             "tools": tool_summary(
                 problems, evidence.tool_calls_by_tool, evidence.failed_tool_calls_by_tool
             ),
-            "errors": [p[0] for p in problems if p[1] == "error"][: limits["attempt_first_errors"]],
+            "errors": problems.get("errors", [])[: limits["attempt_first_errors"]],
             "q": q,
             "search": search_events(found, q) if q else None,
             "patch": _patch(evidence, limits),
