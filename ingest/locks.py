@@ -94,6 +94,10 @@ def _advisory_lock(*, name: str, holder: str) -> Iterator[None]:
         finally:
             with own.cursor() as cursor:
                 cursor.execute(f"DELETE FROM {table} WHERE name = %s", [name])  # noqa: S608
+                # Released here, not only by closing: the server ends a closed
+                # session a moment later, and an import started in that moment
+                # would be refused by a lock nobody holds.
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
     finally:
         own.close()  # ends the session, which drops the lock whatever happened above
 
