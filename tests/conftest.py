@@ -187,3 +187,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def lines_format(monkeypatch) -> str:
     """The test transcript format of tests/transcript_format.py, registered."""
     return transcript_format.register(monkeypatch)
+
+
+@pytest.fixture
+def mirror_cold(settings):
+    """The mirror asks the database for the bench's state on every request, and
+    starts (and leaves) the cache cold: for tests that change a release between
+    requests."""
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "mirror_state_ttl_s": 0}
+    cache.clear()
+    yield
+    cache.clear()

@@ -12,17 +12,8 @@ from leaderboard.models import Attempt, Batch
 from leaderboard.services import batch_publish
 from tests.ingest.roundtrip import json_differences
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("mirror_cold")]
 BENCH = "integration-bench"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache(settings):
-    # Ask the database for the bench's state on every request, and start cold.
-    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "mirror_state_ttl_s": 0}
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def _body(response) -> bytes:

@@ -6,21 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.core.cache import cache
 
 from tests.factories import edit_json, import_path
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("mirror_cold")]
 BENCH = "integration-bench"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache(settings):
-    # Ask the database for the bench's state on every request, and start cold.
-    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "mirror_state_ttl_s": 0}
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def _url(name: str) -> str:
