@@ -268,6 +268,10 @@ BENCHVIEW_LIMITS = {
     # Events per trajectory slice (…/events/?from=N): slices start at multiples
     # of it, so their addresses and ETags are stable.
     "event_slice_size": envint("BENCHVIEW_EVENT_SLICE_SIZE", 500),
+    # Events the attempt page carries as sent (at most a slice): several
+    # screens of reading. The rest of the first slice arrives like any later
+    # one, so the page's own weight does not decide how soon a deep link shows.
+    "attempt_first_events": envint("BENCHVIEW_ATTEMPT_FIRST_EVENTS", 100),
     # Search across trajectories (/<bench>/search/): characters of each of an
     # event's text, output and input that are indexed (read when the index is
     # built by its migration: PostgreSQL keeps at most 16,383 word positions

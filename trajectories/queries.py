@@ -20,25 +20,44 @@ from trajectories.models import Blob, Event, VendorRequest
 EVENT_PAGE_FIELDS = ("index", "type", "ts", "tool", "ok", "exit_code", "doc", "lines")
 
 
-def _attempts(user, *, every_trial: bool = False) -> QuerySet[Attempt]:
+# What the attempt page's header shows beside the attempt itself.
+PAGE_RELATIONS = (
+    "bench",
+    "model",
+    "task",
+    "task__batch",
+    "evidence",
+    "evidence__patch",
+    "transcript_check",
+)
+# What a trajectory slice needs: the names for its page and the event count.
+# Fewer joins matter there: on PostgreSQL, planning the page's nine-table join
+# took longer than running it, and a long trajectory is read slice by slice.
+SLICE_RELATIONS = ("bench", "model", "task", "evidence")
+
+
+def _attempts(
+    user, *, every_trial: bool = False, relations: tuple[str, ...] = PAGE_RELATIONS
+) -> QuerySet[Attempt]:
     rows = Attempt.all_trials if every_trial else Attempt.objects
-    return rows.visible_to(user).select_related(
-        "bench",
-        "model",
-        "task",
-        "task__batch",
-        "evidence",
-        "evidence__patch",
-        "transcript_check",
-    )
+    return rows.visible_to(user).select_related(*relations)
 
 
-def attempt_for_page(user, *, bench: str, model: str, task: str, trial: int = 0) -> Attempt:
-    """The released attempt this user may see, with everything its header needs; else 404.
+def attempt_for_page(
+    user,
+    *,
+    bench: str,
+    model: str,
+    task: str,
+    trial: int = 0,
+    relations: tuple[str, ...] = PAGE_RELATIONS,
+) -> Attempt:
+    """The released attempt this user may see, with ``relations`` read alongside (by
+    default everything its page's header needs); else 404.
 
     ``trial`` n > 0 is the attempt's further trial n (docs/harbor.md)."""
     found = (
-        _attempts(user, every_trial=bool(trial))
+        _attempts(user, every_trial=bool(trial), relations=relations)
         .filter(bench__slug=bench, model__slug=model, task__slug=task, trial=trial)
         .first()
     )

@@ -34,22 +34,39 @@
   var observer = null;
   var SLICE_TIMEOUT_MS = 15000;
 
+  function request(from) {
+    var url = slicesUrl + "?from=" + from + "&fragment=1";
+    // A request that hangs (a stalled connection) is given up and may be
+    // tried again, rather than leaving the placeholder loading for ever.
+    var abort = "AbortController" in window ? new AbortController() : null;
+    var timer = abort && setTimeout(function () { abort.abort(); }, SLICE_TIMEOUT_MS);
+    return fetch(url, { credentials: "same-origin", signal: abort && abort.signal })
+      .then(function (response) {
+        clearTimeout(timer);
+        if (!response.ok) throw new Error("slice " + from + ": " + response.status);
+        return response.text();
+      }, function (error) {
+        clearTimeout(timer);
+        throw error;
+      });
+  }
+
+  // The deep link's slice, asked for from <head> (attempt-prefetch.js) while
+  // the page was arriving: taken once; if that request failed, asked again.
+  function early(from) {
+    var asked = window.benchviewSlice;
+    if (!asked || asked.from !== from) return null;
+    window.benchviewSlice = null;
+    return asked.html.catch(function () { return request(from); });
+  }
+
   // Replace a placeholder by its slice's events; one request per slice, and a
   // failed one can be retried (the placeholder stays, its link still works).
   function load(stub) {
     if (stub._loading) return stub._loading;
     stub.classList.add("ev-loading");
-    var url = slicesUrl + "?from=" + stub.dataset.from + "&fragment=1";
-    // A request that hangs (a stalled connection) is given up and may be
-    // tried again, rather than leaving the placeholder loading for ever.
-    var abort = "AbortController" in window ? new AbortController() : null;
-    var timer = abort && setTimeout(function () { abort.abort(); }, SLICE_TIMEOUT_MS);
-    stub._loading = fetch(url, { credentials: "same-origin", signal: abort && abort.signal })
-      .then(function (response) {
-        clearTimeout(timer);
-        if (!response.ok) throw new Error("slice " + stub.dataset.from + ": " + response.status);
-        return response.text();
-      })
+    var from = stub.dataset.from;
+    stub._loading = (early(from) || request(from))
       .then(function (html) {
         // Parsed by <template>: scripts in it never run (and the server
         // escapes every value from the release anyway).
@@ -59,7 +76,6 @@
         if (stub.parentNode) stub.replaceWith(template.content);
       })
       .catch(function (error) {
-        clearTimeout(timer);
         stub.classList.remove("ev-loading");
         stub._loading = null;
         throw error;
@@ -91,8 +107,11 @@
   // above a deep link. Chromium's scroll anchoring keeps the view still when
   // one lands above.
   var busy = false;
+  // While a deep link lands, no other slice is loaded: parsing one is a long
+  // task that would hold back the frame that shows the target.
+  var landing = false;
   function pump() {
-    if (busy || !slicesUrl) return;
+    if (busy || landing || !slicesUrl) return;
     var reach = window.innerHeight * 1.5;
     var best = null;
     var bestGap = Infinity;
@@ -304,22 +323,27 @@
   // the browser's own scroll restoration on reload would also put back a stale
   // offset. Take over the scroll and keep the target at the top until the
   // layout settles or the reader scrolls.
-  function align(target) {
+  function align(target, done) {
     var stop = false;
     function quit() { stop = true; }
+    // `done` once the target has stayed in place for a few frames (or the
+    // reader took over): the frames that show it are drawn before another
+    // slice is parsed, and no slice lands above it while it is being aligned.
+    function finish() { if (done) { done(); done = null; } }
     ["wheel", "touchstart", "keydown", "mousedown"].forEach(function (name) {
       window.addEventListener(name, quit, { once: true, passive: true });
     });
     var stable = 0;
     var frames = 0;
     (function step() {
-      if (stop || frames++ > 120) return;
+      if (stop || frames++ > 120) { finish(); return; }
       var margin = parseFloat(getComputedStyle(target).scrollMarginTop) || 0;
       var off = target.getBoundingClientRect().top - margin;
       if (Math.abs(off) > 1) {
         target.scrollIntoView({ block: "start" });
         stable = 0;
       } else if (++stable > 10) {
+        finish();
         return;
       }
       requestAnimationFrame(step);
@@ -331,17 +355,23 @@
     if (index === null) return false;
     var present = document.getElementById("e" + index);
     var tries = 0;
+    landing = true;
+    function landed() {
+      landing = false;
+      pump();
+    }
     (function attempt() {
       ensure(index).then(function (target) {
-        if (!target) return;
+        if (!target) { landed(); return; }
         // Inserted after the fragment was read: navigating to the same
         // fragment again makes it the :target.
         if (!present) location.replace("#" + target.id);
         attach(target);
-        align(target);
+        align(target, landed);
       }, function () {
         // A failed slice is asked for again, twice, a moment later.
         if (++tries < 3) setTimeout(attempt, 1000 * tries);
+        else landed();
       });
     })();
     return true;

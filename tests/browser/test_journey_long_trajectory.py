@@ -1,4 +1,4 @@
-"""A 20,000-event trajectory in Chromium: the attempt page holds its first slice,
+"""A 20,000-event trajectory in Chromium: the attempt page holds its first events,
 and any event is reached from a link to it, at the start, the middle and the
 end, with JavaScript on (the slice is loaded in place) and off (slice pages)."""
 
@@ -19,6 +19,7 @@ pytestmark = pytest.mark.browser
 
 EVENTS = 20_000
 SLICE = 500  # the default event_slice_size
+FIRST = 100  # the default attempt_first_events: what the page carries as sent
 NEEDLE = "needle-only-in-the-last-slice"
 # Generous: each slice is a request away, and test machines are shared (the
 # suite runs in two processes, other work beside it).
@@ -51,7 +52,8 @@ def marked_in_view(page: Page, index: int) -> None:
 
 def test_any_event_is_reached_and_marked_with_javascript(live_server, page: Page, long_url):
     url = live_server.url + long_url
-    for index in (3, EVENTS // 2 + 7, EVENTS - 1):
+    # On the page as sent, in the rest of the first slice, in the middle, the last.
+    for index in (3, FIRST + 150, EVENTS // 2 + 7, EVENTS - 1):
         page.goto(f"{url}#e{index}")
         marked_in_view(page, index)
         # Only the first slice and those around the event are on the page.
@@ -75,6 +77,12 @@ def test_any_event_is_reached_and_marked_with_javascript(live_server, page: Page
     # Back returns to the event before.
     page.go_back()
     marked_in_view(page, EVENTS // 2 + 7)
+    # j from the last event the page carries reaches the next, loaded.
+    page.goto(f"{url}#e{FIRST - 1}")
+    marked_in_view(page, FIRST - 1)
+    page.keyboard.press("j")
+    expect(page).to_have_url(f"{url}#e{FIRST}", timeout=WAIT_MS)
+    marked_in_view(page, FIRST)
 
 
 def test_a_search_match_in_the_last_slice_is_reached_and_scrolling_loads_slices(

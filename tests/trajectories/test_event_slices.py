@@ -96,13 +96,26 @@ def test_an_event_inside_a_slice_redirects_to_the_slice_marking_it(client, bench
     event = total - 1 if event == "last" else event
     start = event // SIZE * SIZE
     assert event != start
-    response = client.get(slice_url(attempt, **{"from": event, "fragment": 1}))
+    response = client.get(slice_url(attempt, **{"from": event, "q": "x"}))
     # One address per slice; the event asked for is the fragment (the "Go to
     # event" form of the attempt page lands on it, marked, without a script).
     assert response.status_code == 302
-    assert response["Location"] == slice_url(attempt, **{"from": start, "fragment": 1}) + (
-        f"#e{event}"
+    assert response["Location"] == slice_url(attempt, **{"from": start, "q": "x"}) + (f"#e{event}")
+
+
+def test_a_fragment_from_inside_a_slice_is_the_rest_of_that_slice(client, bench):
+    # What the attempt page's script asks for after the first events it carries.
+    attempt = attempts("-evidence__events_total")
+    rest = client.get(slice_url(attempt, **{"from": SIZE + 2, "fragment": 1}))
+    assert rest.status_code == 200
+    assert anchors(rest.content.decode()) == list(range(SIZE + 2, 2 * SIZE))
+    whole = client.get(slice_url(attempt, **{"from": SIZE, "fragment": 1}))
+    assert rest["ETag"] != whole["ETag"]
+    again = client.get(
+        slice_url(attempt, **{"from": SIZE + 2, "fragment": 1}),
+        headers={"if-none-match": rest["ETag"]},
     )
+    assert again.status_code == 304
 
 
 def test_a_slice_is_cacheable_but_revalidated_and_private_for_staff(client, admin_client, bench):
@@ -170,7 +183,8 @@ def test_query_count_does_not_grow_with_the_trajectory(client, bench, django_ass
     short, long = attempts("evidence__events_total"), attempts("-evidence__events_total")
     assert long.evidence.events_total > 2 * SIZE
     for attempt in (short, long):
-        # 1 the attempt with its header's rows; 2 the first event's time; 3 the slice's events.
+        # 1 the attempt with its names and event count; 2 the first event's time;
+        # 3 the slice's events.
         with django_assert_num_queries(3):
             page_html(client, slice_url(attempt))
         with django_assert_num_queries(3):
@@ -185,6 +199,18 @@ def test_query_count_does_not_grow_with_the_trajectory(client, bench, django_ass
                     },
                 ),
             )
+
+
+def test_the_slice_reads_its_attempt_without_the_page_headers_rows(client, bench):
+    # The patch and the transcript check are the attempt page's; a slice that
+    # joined them would pay for planning the wider join on every slice.
+    attempt = attempts("-evidence__events_total")
+    with CaptureQueriesContext(connection) as queries:
+        page_html(client, slice_url(attempt, **{"from": SIZE}))
+    lookup = queries.captured_queries[0]["sql"]
+    assert "trajectories_evidence" in lookup
+    assert "trajectories_blob" not in lookup
+    assert "trajectories_transcriptcheck" not in lookup
 
 
 def test_the_slice_reads_an_index_range_not_an_offset(client, bench):
@@ -210,6 +236,13 @@ def test_a_further_trial_has_its_own_slices(tmp_path, client):
     assert client.get(reverse("attempt-trial-events", args=[*args, 0])).status_code == 404
 
 
+def stubs(html: str) -> list[tuple[int, int, str]]:
+    found = re.findall(
+        r'<li class="ev-more" data-from="(\d+)" data-last="(\d+)"><a href="([^"]+)">', html
+    )
+    return [(int(a), int(b), href) for a, b, href in found]
+
+
 def test_the_attempt_page_holds_the_first_slice_and_a_placeholder_per_later_one(client, bench):
     attempt = attempts("-evidence__events_total")
     total = attempt.evidence.events_total
@@ -217,18 +250,43 @@ def test_the_attempt_page_holds_the_first_slice_and_a_placeholder_per_later_one(
     html = page_html(client, url)
     assert anchors(html) == list(range(SIZE))
     events_url = slice_url(attempt)
-    stub = r'<li class="ev-more" data-from="(\d+)" data-last="(\d+)"><a href="([^"]+)">'
-    stubs = re.findall(stub, html)
-    assert [(int(a), int(b)) for a, b, _ in stubs] == [
-        (start, min(start + SIZE, total) - 1) for start in range(SIZE, total, SIZE)
-    ]
-    assert [href for _, _, href in stubs] == [
-        f"{events_url}?from={start}" for start in range(SIZE, total, SIZE)
+    assert stubs(html) == [
+        (start, min(start + SIZE, total) - 1, f"{events_url}?from={start}")
+        for start in range(SIZE, total, SIZE)
     ]
     assert f'data-slices="{events_url}"' in html
+    # The deep link's slice is asked for from <head>, before the page is parsed.
+    assert '<meta name="benchview-slices"' in html.split("</head>", 1)[0]
     # ?all=1 is every event on one page, without placeholders.
     every = page_html(client, url + "?all=1")
     assert anchors(every) == list(range(total)) and "ev-more" not in every
+
+
+def test_the_page_may_carry_fewer_events_than_a_slice_and_the_rest_follows(client, bench, settings):
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "attempt_first_events": 2}
+    attempt = attempts("-evidence__events_total")
+    total = attempt.evidence.events_total
+    url = reverse("attempt", args=[attempt.bench.slug, attempt.model.slug, attempt.task.slug])
+    html = page_html(client, url)
+    assert anchors(html) == [0, 1]
+    events_url = slice_url(attempt)
+    # The rest of the first slice is a placeholder of its own; without the
+    # script its link reaches the first slice's page, marking event 2.
+    assert stubs(html)[0] == (2, SIZE - 1, f"{events_url}?from=2")
+    assert client.get(f"{events_url}?from=2")["Location"] == f"{events_url}?from=0#e2"
+    assert [s[:2] for s in stubs(html)[1:]] == [
+        (start, min(start + SIZE, total) - 1) for start in range(SIZE, total, SIZE)
+    ]
+    # Every event is on the page or behind exactly one placeholder.
+    held = set(anchors(html))
+    for first, last, _ in stubs(html):
+        held |= set(range(first, last + 1))
+    assert held == set(range(total))
+    # A link to an event of the first slice that the page does not carry goes
+    # to the first slice's page.
+    Event.objects.filter(attempt=attempt, index=3).update(text="okapi-unique-word")
+    results = page_html(client, url + "?q=okapi-unique-word")
+    assert f'<a href="{events_url}?from=0#e3">#3</a>' in results
 
 
 def test_links_to_events_not_on_the_page_go_to_their_slice_page(client, bench):

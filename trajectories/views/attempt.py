@@ -1,7 +1,8 @@
 """The attempt page: header, verdict, trajectory, patch and vendor log of one attempt.
 
-The page carries the header, evidence sections and the first slice of the
-trajectory; each later slice is a placeholder linking to its slice page
+The page carries the header, evidence sections and the first events of the
+trajectory (``attempt_first_events``); the rest of the first slice and each
+later slice is a placeholder linking to its slice page
 (``…/events/?from=N``), which the page's script loads in place when the reader
 scrolls or follows a link to one of its events. So the page costs the same at
 100 events and at 100,000. ``?all=1`` gives every event on one page (for
@@ -27,7 +28,7 @@ from trajectories.render.event_html import render_events, render_slice_stubs
 from trajectories.render.events import event_views, tool_summary, type_toggles
 from trajectories.render.evidence import vendor_logs, verdict_groups
 from trajectories.search.in_attempt import search_events
-from trajectories.views.event_slice import slice_ranges
+from trajectories.views.event_slice import later_ranges, slice_ranges
 
 PATCH_VIEWS = ("unified", "split")
 # Where the events go in the rendered template. Page text never contains it:
@@ -46,8 +47,9 @@ def attempt(request, bench: str, model: str, task: str, trial: int | None = None
     total = evidence.events_total
     size = limits["event_slice_size"]
     every = request.GET.get("all") == "1"
-    # Events on the page as sent; the rest arrive by slice.
-    shown = total if every else min(total, size)
+    # Events on the page as sent; the rest arrive by slice (the rest of the
+    # first slice too, from where the page stops).
+    shown = total if every else min(total, size, limits["attempt_first_events"])
 
     requests = queries.vendor_requests(found)
     results = list(found.check_results.order_by("position"))
@@ -99,7 +101,7 @@ def attempt(request, bench: str, model: str, task: str, trial: int | None = None
     head, tail = page.split(EVENTS_MARK, 1)
     events_url = f"{request.path}events/"
     views = event_views(queries.page_events(found, 0, shown), limits)
-    stubs = render_slice_stubs(slice_ranges(total, size)[1:] if not every else [], events_url)
+    stubs = render_slice_stubs([] if every else later_ranges(total, size, shown), events_url)
     pieces = _pieces(head, views, events_url, transcript_url, stubs + tail)
     if every:
         return StreamingHttpResponse(pieces, content_type="text/html; charset=utf-8")

@@ -3,7 +3,9 @@ markup, as a page with the site layout or (``?fragment=1``) as the bare markup a
 script inserts into the attempt page.
 
 Slices start at multiples of the slice size, so each has one address and its
-ETag (the attempt's content hash and the range) holds until a re-import."""
+ETag (the attempt's content hash and the range) holds until a re-import. A
+fragment may start inside a slice and runs to its end: the rest of the first
+slice, after the events the attempt page carries."""
 
 from __future__ import annotations
 
@@ -30,6 +32,14 @@ def slice_ranges(total: int, size: int) -> list[tuple[int, int]]:
     return [(start, min(start + size, total) - 1) for start in range(0, total, size)]
 
 
+def later_ranges(total: int, size: int, shown: int) -> list[tuple[int, int]]:
+    """The ranges of events not on an attempt page that holds the first ``shown``:
+    the rest of the first slice (from ``shown``), then every later slice."""
+    ranges = slice_ranges(total, size)
+    rest = [(shown, ranges[0][1])] if ranges and shown <= ranges[0][1] else []
+    return rest + ranges[1:]
+
+
 def _event(request, total: int) -> int:
     raw = request.GET.get("from", "0")
     # isdecimal, not isdigit: int() refuses "²"; and a bounded length, since
@@ -43,21 +53,30 @@ def _event(request, total: int) -> int:
 
 def event_slice(request, bench: str, model: str, task: str, trial: int | None = None):
     found = queries.attempt_for_page(
-        request.user, bench=bench, model=model, task=task, trial=trial_number(trial)
+        request.user,
+        bench=bench,
+        model=model,
+        task=task,
+        trial=trial_number(trial),
+        relations=queries.SLICE_RELATIONS,
     )
     limits = settings.BENCHVIEW_LIMITS
     size = limits["event_slice_size"]
     total = found.evidence.events_total
     event = _event(request, total)
     start = event // size * size
-    if event != start:
+    fragment = request.GET.get("fragment") == "1"
+    if event != start and fragment:
+        # The rest of a slice from ``event``: the attempt page holds only the
+        # first events of its first slice, and its script asks for the others.
+        start = event
+    elif event != start:
         # One address per slice (one cache entry, one ETag); the event asked
         # for is marked there (the "Go to event" form lands here).
         query = request.GET.copy()
         query["from"] = str(start)
         return HttpResponseRedirect(f"{request.path}?{query.urlencode()}#e{event}")
-    stop = min(start + size, total)
-    fragment = request.GET.get("fragment") == "1"
+    stop = min(event // size * size + size, total)
     seed = (
         f"{MARKUP_VERSION}/{found.content_hash}/{start}-{stop}/{fragment}/"
         f"{limits['event_preview_chars']}/{limits['event_input_preview_chars']}"
