@@ -108,3 +108,31 @@ def test_two_processes_share_one_count(child_database_url, tmp_path, store):
     finally:
         caches["shared"].clear()  # PostgreSQL: the rows are in the test database
     assert said == ["200 200", "200 429"]
+
+
+def test_a_redis_count_opens_its_window_once_and_it_expires(settings):
+    if not _redis_running():
+        pytest.skip("no Redis server on 127.0.0.1:6379")
+    import redis
+    from django.core.cache.backends.redis import RedisCache
+
+    from trajectories.api import throttling
+
+    settings.CACHES = {
+        **settings.CACHES,
+        "shared": {**settings.CACHES["shared"], "LOCATION": REDIS},
+    }
+    throttling._redis_script.cache_clear()
+    try:
+        cache = RedisCache(REDIS, {"KEY_PREFIX": "benchview"})
+        cache.clear()
+        key = "throttle_anon_198.51.100.7"
+        assert [throttling.count(cache, key, 60) for _ in range(3)] == [1, 2, 3]
+        # The count is the cache's own value, and its window has an expiry.
+        assert cache.get(key) == 3
+        ttl = redis.Redis.from_url(REDIS).ttl(cache.make_and_validate_key(key))
+        assert 0 < ttl <= 60
+        cache.delete(key)
+        assert throttling.count(cache, key, 60) == 1
+    finally:
+        throttling._redis_script.cache_clear()

@@ -13,7 +13,8 @@ import ipaddress
 from functools import lru_cache
 
 from django.conf import settings
-from django.core.cache import caches
+from django.core.cache import BaseCache, caches
+from django.core.cache.backends.redis import RedisCache
 from rest_framework.throttling import AnonRateThrottle
 
 SHARED_CACHE = "shared"
@@ -27,7 +28,8 @@ class SharedAnonRateThrottle(AnonRateThrottle):
     A counter per client and window, not DRF's list of every request's time:
     that list is read, rewritten and pickled whole on each request (600
     timestamps at the default rate), where a counter is one ``incr`` (atomic
-    in Redis, so simultaneous requests cannot miss each other's count there).
+    in Redis, so simultaneous requests cannot miss each other's count there;
+    one round trip, see ``count``).
     The window opens at the client's first request and lasts the rate's
     period.
     """
@@ -45,18 +47,47 @@ class SharedAnonRateThrottle(AnonRateThrottle):
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True
-        try:
-            count = self.cache.incr(self.key)
-        except ValueError:
-            # No window open for this client: open one, unless another
-            # request just did.
-            opened = self.cache.add(self.key, 1, self.duration)
-            count = 1 if opened else self.cache.incr(self.key)
-        return count <= self.num_requests
+        return count(self.cache, self.key, self.duration) <= self.num_requests
 
     def wait(self) -> float:
         # The window's start is not kept: at most its whole length remains.
         return float(self.duration)
+
+
+def count(cache: BaseCache, key: str, duration: int) -> int:
+    """Count one more request under ``key``: its number in the window that the
+    first one opened for ``duration`` seconds."""
+    if isinstance(cache, RedisCache):
+        return _redis_count(cache.make_and_validate_key(key), duration)
+    try:
+        return cache.incr(key)
+    except ValueError:
+        # No window open for this client: open one, unless another request just did.
+        return 1 if cache.add(key, 1, duration) else cache.incr(key)
+
+
+# One round trip, atomic: the cache API's incr is two (EXISTS, then INCR),
+# and a key that expired between them would be counted without an expiry.
+_REDIS_COUNT = """
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return n
+"""
+
+
+def _redis_count(key: str, duration: int) -> int:
+    return int(_redis_script()(keys=[key], args=[duration]))
+
+
+@lru_cache(maxsize=1)
+def _redis_script():
+    # One client per process: building one per request (as the cache backend
+    # does) cost more than the round trip. The key is the cache's own, so the
+    # cache reads and clears the counts as usual.
+    import redis
+
+    client = redis.Redis.from_url(settings.CACHES[SHARED_CACHE]["LOCATION"])
+    return client.register_script(_REDIS_COUNT)
 
 
 def client_address(meta: dict) -> str:
