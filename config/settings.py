@@ -95,6 +95,8 @@ MIDDLEWARE = [
     # Last: it knows the user, and its answers still pass through the CSP and
     # compression above (it stores pages already compressed).
     "leaderboard.page_cache.PageCacheMiddleware",
+    # The same for /api/ answers, counting each one for the API's rate limit.
+    "trajectories.api.answer_cache.APIAnswerCacheMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

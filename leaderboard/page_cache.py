@@ -143,8 +143,8 @@ def store(request, cache_key: str, response) -> HttpResponse:
 
 
 # Addresses answered elsewhere: the admin (per user, with forms), the release
-# files (their own cache and ETags), the API (cached inside DRF, after its
-# throttle counts the request), health checks and static files.
+# files (their own cache and ETags), the API (trajectories.api.answer_cache,
+# which counts each answer for the rate limit), health checks and static files.
 SKIPPED_PREFIXES = ("/admin/", "/data/", "/api/", "/healthz", "/static/", "/media/")
 
 

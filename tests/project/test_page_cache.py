@@ -77,8 +77,13 @@ def test_the_api_throttle_still_counts_cached_answers(client, bench, monkeypatch
     from django.core.cache import caches
 
     caches["shared"].clear()
-    codes = [client.get("/api/benches/").status_code for _ in range(4)]
-    assert codes == [200, 200, 429, 429]
+    answers = [client.get("/api/benches/") for _ in range(4)]
+    assert [a.status_code for a in answers] == [200, 200, 429, 429]
+    # The second is a cached answer, counted all the same; the refusal is the
+    # API's own error shape, and a refused request is counted once, not twice.
+    assert answers[1].content == answers[0].content
+    assert answers[2].json()["error"]["status"] == 429
+    assert caches["shared"].get("throttle_anon_127.0.0.1") == 4
 
 
 def test_each_api_format_is_its_own_entry(client, bench):

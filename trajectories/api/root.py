@@ -12,8 +12,6 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from trajectories.api.caching import CachedAnswers
-
 # Resource name → URL name, in the order a reader meets them.
 RESOURCES: dict[str, str] = {
     "benches": "api-bench-list",
@@ -30,7 +28,7 @@ RESOURCES: dict[str, str] = {
 }
 
 
-class APIRootView(CachedAnswers, APIView):
+class APIRootView(APIView):
     """The index of the API: every resource's address, the schema and the docs."""
 
     # The schema describes resources, not this index of them.

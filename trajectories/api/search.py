@@ -13,7 +13,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from leaderboard.models import Bench
-from trajectories.api.caching import CachedAnswers
 from trajectories.search.engine import search
 from trajectories.search.query import FIELDS
 from trajectories.views.search import attempt_prefix, page_number, query_from
@@ -30,7 +29,7 @@ def _count(tally) -> dict:
     return {"value": tally.value, "capped": tally.capped}
 
 
-class SearchView(CachedAnswers, APIView):
+class SearchView(APIView):
     """Events matching a query, grouped by attempt, with facet counts."""
 
     @extend_schema(parameters=_PARAMETERS, responses=OpenApiTypes.OBJECT)

@@ -18,6 +18,9 @@ from django.core.cache.backends.redis import RedisCache
 from rest_framework.throttling import AnonRateThrottle
 
 SHARED_CACHE = "shared"
+# Set on a request whose count was taken already (a cached answer's, see
+# trajectories.api.answer_cache) and found over the limit.
+COUNTED = "benchview_throttle_refused"
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -44,6 +47,8 @@ class SharedAnonRateThrottle(AnonRateThrottle):
     def allow_request(self, request, view) -> bool:
         if self.rate is None:
             return True
+        if getattr(request, COUNTED, False):
+            return False
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True

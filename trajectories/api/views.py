@@ -19,12 +19,11 @@ from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
 from leaderboard.slugs import SLUG_PATTERN
 from trajectories import analysis
 from trajectories.api import filters, serializers
-from trajectories.api.caching import CachedAnswers
 from trajectories.api.pagination import EventCursorPagination, PagePagination
 from trajectories.models import Event, VendorRequest
 
 
-class _ReadOnly(CachedAnswers, viewsets.GenericViewSet):
+class _ReadOnly(viewsets.GenericViewSet):
     filter_backends = [DjangoFilterBackend]
     pagination_class = PagePagination
 
@@ -183,7 +182,7 @@ def analysis_scope(request) -> tuple[Bench | None, dict, QuerySet[Attempt]]:
     return bench, filters_used, analysis.attempts_in_scope(bench, request.user, filters_used)
 
 
-class ToolFailuresView(CachedAnswers, APIView):
+class ToolFailuresView(APIView):
     """Failed tool calls (``ok: false``) by tool beside all tool calls by tool."""
 
     @extend_schema(parameters=_ANALYSIS_PARAMETERS, responses=OpenApiTypes.OBJECT)
@@ -214,7 +213,7 @@ class ToolFailuresView(CachedAnswers, APIView):
         )
 
 
-class ProtocolView(CachedAnswers, APIView):
+class ProtocolView(APIView):
     """Failed L2 (protocol) checks joined with the vendor requests they name."""
 
     @extend_schema(parameters=_ANALYSIS_PARAMETERS, responses=OpenApiTypes.OBJECT)

@@ -1,0 +1,44 @@
+"""API answers from the rendered-page cache (leaderboard.page_cache), served
+before Django REST framework is reached.
+
+A hit costs what a cached page costs, plus the rate limit's count: the
+throttle counts every request, cached or not, and a client over its limit is
+passed on to the view, whose throttle refuses it in the API's error shape
+without counting it again. The key holds the Accept header and the address
+(``?format=`` included), which decide the format DRF negotiates. A miss is
+answered by the view and kept when it may be shared (``page_cache.store``).
+"""
+
+from __future__ import annotations
+
+from leaderboard import page_cache
+from trajectories.api.throttling import COUNTED, SharedAnonRateThrottle
+
+PREFIX = "/api/"
+# Rendered by drf-spectacular from the code, not the data: not kept here.
+NOT_KEPT = ("/api/schema/", "/api/docs/")
+
+
+class APIAnswerCacheMiddleware:
+    """Beside ``PageCacheMiddleware``, last in MIDDLEWARE (it knows the user)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if (
+            not request.path.startswith(PREFIX)
+            or request.path.startswith(NOT_KEPT)
+            or not page_cache.cacheable_request(request)
+        ):
+            return self.get_response(request)
+        cache_key = page_cache.key(request, "api")
+        found = page_cache.lookup(request, cache_key)
+        if found is not None:
+            throttle = SharedAnonRateThrottle()
+            allowed = throttle.allow_request(request, None)
+            if allowed:
+                return found
+            # Refused by the view's own throttle, which reads this count.
+            setattr(request, COUNTED, True)
+        return page_cache.store(request, cache_key, self.get_response(request))
