@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import json
 import re
+import secrets
+import socket
 import tarfile
 from pathlib import Path
 from unittest import mock
@@ -322,3 +324,17 @@ def grow(bench: Bench, *, models: int = 3, tasks: int = 4) -> None:
         if attempt.task_id == first_task.pk
         for check in first_task.checks.all()
     )
+
+
+# A Redis database of its own per test process (0 is the default one): runs on
+# SQLite and PostgreSQL side by side must not flush each other's counts.
+REDIS_TEST_URL = f"redis://127.0.0.1:6379/{secrets.randbelow(15) + 1}"
+
+
+def redis_running() -> bool:
+    """Whether a Redis server answers where REDIS_TEST_URL points."""
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
+            return True
+    except OSError:
+        return False

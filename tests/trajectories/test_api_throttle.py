@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import secrets
-import socket
 
 import pytest
 from django.core.cache import caches
 from rest_framework.throttling import AnonRateThrottle
 
 from tests import children
+from tests.factories import REDIS_TEST_URL, redis_running
 from trajectories.api.throttling import client_address
 
 LIMIT = 3
@@ -60,19 +60,6 @@ def test_the_client_address_is_read_from_the_nearest_untrusted_hop(settings):
     assert client_address(meta) == "10.1.1.1"  # none trusted by default
 
 
-# A database of its own per run (0 is the default one): runs on SQLite and
-# PostgreSQL side by side must not flush each other's counts.
-REDIS = f"redis://127.0.0.1:6379/{secrets.randbelow(15) + 1}"
-
-
-def _redis_running() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
-            return True
-    except OSError:
-        return False
-
-
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("store", ["default", "redis"])
 def test_two_processes_share_one_count(child_database_url, tmp_path, store):
@@ -83,12 +70,12 @@ def test_two_processes_share_one_count(child_database_url, tmp_path, store):
     }
     if store == "redis":
         # The deployment with several machines: BENCHVIEW_REDIS_URL (docs/operations.md).
-        if not _redis_running():
+        if not redis_running():
             pytest.skip("no Redis server on 127.0.0.1:6379")
         import redis
 
-        redis.Redis.from_url(REDIS).flushdb()
-        env["BENCHVIEW_REDIS_URL"] = REDIS
+        redis.Redis.from_url(REDIS_TEST_URL).flushdb()
+        env["BENCHVIEW_REDIS_URL"] = REDIS_TEST_URL
     code = """
         import sys
         from django.test import Client
@@ -111,7 +98,7 @@ def test_two_processes_share_one_count(child_database_url, tmp_path, store):
 
 
 def test_a_redis_count_opens_its_window_once_and_it_expires(settings):
-    if not _redis_running():
+    if not redis_running():
         pytest.skip("no Redis server on 127.0.0.1:6379")
     import redis
     from django.core.cache.backends.redis import RedisCache
@@ -120,19 +107,27 @@ def test_a_redis_count_opens_its_window_once_and_it_expires(settings):
 
     settings.CACHES = {
         **settings.CACHES,
-        "shared": {**settings.CACHES["shared"], "LOCATION": REDIS},
+        "shared": {**settings.CACHES["shared"], "LOCATION": REDIS_TEST_URL},
     }
     throttling._redis_script.cache_clear()
     try:
-        cache = RedisCache(REDIS, {"KEY_PREFIX": "benchview"})
+        cache = RedisCache(REDIS_TEST_URL, {"KEY_PREFIX": "benchview"})
         cache.clear()
         key = "throttle_anon_198.51.100.7"
         assert [throttling.count(cache, key, 60) for _ in range(3)] == [1, 2, 3]
         # The count is the cache's own value, and its window has an expiry.
         assert cache.get(key) == 3
-        ttl = redis.Redis.from_url(REDIS).ttl(cache.make_and_validate_key(key))
+        ttl = redis.Redis.from_url(REDIS_TEST_URL).ttl(cache.make_and_validate_key(key))
         assert 0 < ttl <= 60
         cache.delete(key)
         assert throttling.count(cache, key, 60) == 1
+        # Sent now, read later (the answer cache's way): the same count.
+        later = throttling.count_later(cache, key, 60)
+        assert throttling.count(cache, key, 60) == 3  # sent before, so counted first
+        assert later() == 2
+        # A server that forgot the script (restarted) still counts, once.
+        redis.Redis.from_url(REDIS_TEST_URL).script_flush()
+        assert throttling.count_later(cache, key, 60)() == 4
+        assert cache.get(key) == 4
     finally:
         throttling._redis_script.cache_clear()

@@ -1,10 +1,10 @@
 """API answers from the rendered-page cache (leaderboard.page_cache), served
 before Django REST framework is reached.
 
-A hit costs what a cached page costs, plus the rate limit's count: the
-throttle counts every request, cached or not, and a client over its limit is
-passed on to the view, whose throttle refuses it in the API's error shape
-without counting it again. The key holds the Accept header and the address
+A hit costs what a cached page costs, plus the rate limit's count, taken here
+for every request it sees, cached or not: a client over its limit is passed on
+to the view, whose throttle refuses it in the API's error shape, reading the
+count taken here rather than counting again. The key holds the Accept header and the address
 (``?format=`` included), which decide the format DRF negotiates. A miss is
 answered by the view and kept when it may be shared (``page_cache.store``).
 """
@@ -12,7 +12,7 @@ answered by the view and kept when it may be shared (``page_cache.store``).
 from __future__ import annotations
 
 from leaderboard import page_cache
-from trajectories.api.throttling import COUNTED, SharedAnonRateThrottle
+from trajectories.api.throttling import SharedAnonRateThrottle
 
 PREFIX = "/api/"
 # Rendered by drf-spectacular from the code, not the data: not kept here.
@@ -32,13 +32,16 @@ class APIAnswerCacheMiddleware:
             or not page_cache.cacheable_request(request)
         ):
             return self.get_response(request)
-        cache_key = page_cache.key(request, "api")
-        found = page_cache.lookup(request, cache_key)
-        if found is not None:
-            throttle = SharedAnonRateThrottle()
-            allowed = throttle.allow_request(request, None)
-            if allowed:
-                return found
-            # Refused by the view's own throttle, which reads this count.
-            setattr(request, COUNTED, True)
+        # Counted first, read after the lookup: with Redis its round trip
+        # and the generation's query overlap.
+        allowed = SharedAnonRateThrottle().begin(request)
+        try:
+            cache_key = page_cache.key(request, "api")
+            found = page_cache.lookup(request, cache_key)
+        finally:
+            permitted = allowed()
+        if found is not None and permitted:
+            return found
+        # The view answers (its throttle refuses a client over the limit,
+        # reading the count taken here) and the answer is kept if it may be.
         return page_cache.store(request, cache_key, self.get_response(request))

@@ -10,6 +10,7 @@ live in the "shared" cache (config/settings.py).
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Callable
 from functools import lru_cache
 
 from django.conf import settings
@@ -18,9 +19,9 @@ from django.core.cache.backends.redis import RedisCache
 from rest_framework.throttling import AnonRateThrottle
 
 SHARED_CACHE = "shared"
-# Set on a request whose count was taken already (a cached answer's, see
-# trajectories.api.answer_cache) and found over the limit.
-COUNTED = "benchview_throttle_refused"
+# A request's count, set when it was taken before the view (by
+# trajectories.api.answer_cache): the view's throttle reads it, not counts again.
+COUNTED = "benchview_throttle_count"
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -47,12 +48,32 @@ class SharedAnonRateThrottle(AnonRateThrottle):
     def allow_request(self, request, view) -> bool:
         if self.rate is None:
             return True
-        if getattr(request, COUNTED, False):
-            return False
+        taken = getattr(request, COUNTED, None)
+        if taken is not None:
+            return taken <= self.num_requests
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True
         return count(self.cache, self.key, self.duration) <= self.num_requests
+
+    def begin(self, request) -> Callable[[], bool]:
+        """Count ``request`` now and learn later whether it is allowed: the
+        returned function says so (call it once, always: it frees the
+        connection), and leaves the count on the request for the view's own
+        throttle. With Redis the round trip overlaps whatever runs in between."""
+        if self.rate is None:
+            return lambda: True
+        self.key = self.get_cache_key(request, None)
+        if self.key is None:
+            return lambda: True
+        pending = count_later(self.cache, self.key, self.duration)
+
+        def allowed() -> bool:
+            taken = pending()
+            setattr(request, COUNTED, taken)
+            return taken <= self.num_requests
+
+        return allowed
 
     def wait(self) -> float:
         # The window's start is not kept: at most its whole length remains.
@@ -78,6 +99,40 @@ local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return n
 """
+
+
+def count_later(cache: BaseCache, key: str, duration: int) -> Callable[[], int]:
+    """``count``, sent now and read when the returned function is called."""
+    if not isinstance(cache, RedisCache):
+        taken = count(cache, key, duration)
+        return lambda: taken
+    key = cache.make_and_validate_key(key)
+    script = _redis_script()
+    pool = script.registered_client.connection_pool
+    connection = pool.get_connection()
+    try:
+        connection.send_command("EVALSHA", script.sha, 1, key, duration)
+    except Exception:
+        connection.disconnect()
+        pool.release(connection)
+        raise
+
+    def read() -> int:
+        from redis.exceptions import NoScriptError
+
+        try:
+            return int(connection.read_response())
+        except NoScriptError:
+            # A server that restarted has forgotten the script (nothing was
+            # counted): load it and count.
+            return _redis_count(key, duration)
+        except Exception:
+            connection.disconnect()
+            raise
+        finally:
+            pool.release(connection)
+
+    return read
 
 
 def _redis_count(key: str, duration: int) -> int:
