@@ -5,7 +5,7 @@
 
 Creates a dedicated PostgreSQL database (benchview_bench_serve), imports the
 default sample release into it, runs gunicorn (2 workers, 127.0.0.1 only) and
-drives it with wrk for a fixed time per target (targets take turns over
+drives it with wrk (Debian's package) for a fixed time per target (targets take turns over
 several rounds): /healthz (the ceiling on this
 machine), leaderboard.json, matrix.json, the largest trajectory.json, and
 conditional requests answered 304, and the HTML pages (leaderboard, matrix,
@@ -23,6 +23,7 @@ import argparse
 import os
 import re
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -139,6 +140,8 @@ def main() -> int:
     parser.add_argument("--released", type=int)
     parser.add_argument("--events", type=int)
     args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("serve.py drives the server with wrk: apt-get install wrk")
 
     db_url = args.pg.rsplit("/", 1)[0] + f"/{DB_NAME}"
     _admin(args.pg, f"DROP DATABASE IF EXISTS {DB_NAME}")
