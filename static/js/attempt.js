@@ -83,6 +83,14 @@
     return stub._loading;
   }
 
+  // The placeholder after event `el` (at most a slice away), if any.
+  function nextStub(el) {
+    for (var next = el.nextElementSibling; next; next = next.nextElementSibling) {
+      if (next.classList.contains("ev-more")) return next;
+    }
+    return null;
+  }
+
   function stubFor(index) {
     var stubs = list ? list.querySelectorAll("li.ev-more") : [];
     for (var i = 0; i < stubs.length; i++) {
@@ -110,11 +118,13 @@
   // While a deep link lands, no other slice is loaded: parsing one is a long
   // task that would hold back the frame that shows the target.
   var landing = false;
-  function pump() {
+  // `first`, a placeholder to load before any other (the one after a deep
+  // link's event: where reading goes on, wherever the view has gone since).
+  function pump(first) {
     if (busy || landing || !slicesUrl) return;
     var reach = window.innerHeight * 1.5;
-    var best = null;
-    var bestGap = Infinity;
+    var best = first && first.parentNode && !first.classList.contains("ev-failed") ? first : null;
+    var bestGap = best ? -1 : Infinity;
     list.querySelectorAll("li.ev-more:not(.ev-failed)").forEach(function (stub) {
       var box = stub.getBoundingClientRect();
       var gap = box.bottom < 0 ? -box.bottom : Math.max(0, box.top - window.innerHeight);
@@ -125,7 +135,7 @@
     var stub = best;
     load(stub).catch(function () { stub.classList.add("ev-failed"); }).then(function () {
       busy = false;
-      requestAnimationFrame(pump);
+      requestAnimationFrame(function () { pump(); });
     });
   }
 
@@ -356,9 +366,9 @@
     var present = document.getElementById("e" + index);
     var tries = 0;
     landing = true;
-    function landed() {
+    function landed(target) {
       landing = false;
-      pump();
+      pump(target && nextStub(target));
     }
     (function attempt() {
       ensure(index).then(function (target) {
@@ -367,7 +377,7 @@
         // fragment again makes it the :target.
         if (!present) location.replace("#" + target.id);
         attach(target);
-        align(target, landed);
+        align(target, function () { landed(target); });
       }, function () {
         // A failed slice is asked for again, twice, a moment later.
         if (++tries < 3) setTimeout(attempt, 1000 * tries);
