@@ -34,8 +34,9 @@
   var observer = null;
   var SLICE_TIMEOUT_MS = 15000;
 
-  function request(from) {
-    var url = slicesUrl + "?from=" + from + "&fragment=1";
+  // Events `from` to `to` (exclusive), within one slice.
+  function request(from, to) {
+    var url = slicesUrl + "?from=" + from + "&to=" + to + "&fragment=1";
     // A request that hangs (a stalled connection) is given up and may be
     // tried again, rather than leaving the placeholder loading for ever.
     var abort = "AbortController" in window ? new AbortController() : null;
@@ -51,13 +52,13 @@
       });
   }
 
-  // The deep link's slice, asked for from <head> (attempt-prefetch.js) while
+  // The deep link's events, asked for from <head> (attempt-prefetch.js) while
   // the page was arriving: taken once; if that request failed, asked again.
-  function early(from) {
+  function early(from, to) {
     var asked = window.benchviewSlice;
-    if (!asked || asked.from !== from) return null;
+    if (!asked || asked.from !== from || asked.to !== to) return null;
     window.benchviewSlice = null;
-    return asked.html.catch(function () { return request(from); });
+    return asked.html.catch(function () { return request(from, to); });
   }
 
   // Replace a placeholder by its slice's events; one request per slice, and a
@@ -66,7 +67,8 @@
     if (stub._loading) return stub._loading;
     stub.classList.add("ev-loading");
     var from = stub.dataset.from;
-    stub._loading = (early(from) || request(from))
+    var to = String(+stub.dataset.last + 1);
+    stub._loading = (early(from, to) || request(from, to))
       .then(function (html) {
         // Parsed by <template>: scripts in it never run (and the server
         // escapes every value from the release anyway).
@@ -100,12 +102,42 @@
     return null;
   }
 
-  // A promise of the element of event `index`, loading its slice if needed.
+  // A placeholder for events `first` to `last` in place of `stub`'s, with
+  // the same link (to their slice page) for its text.
+  function part(stub, first, last) {
+    var piece = stub.cloneNode(true);
+    piece.dataset.from = first;
+    piece.dataset.last = last;
+    piece.classList.remove("ev-loading");
+    var link = piece.querySelector("a");
+    if (link) link.textContent = "Events " + first + "\u2013" + last;
+    if (observer) observer.observe(piece);
+    return piece;
+  }
+
+  // To show event `index` from a placeholder of many, a few events around it
+  // are asked for first, the same window attempt-prefetch.js asks for: the
+  // placeholder splits in three and only the middle loads now.
+  function around(stub, index) {
+    var first = +stub.dataset.from;
+    var last = +stub.dataset.last;
+    var range = window.benchviewWindow(first, last, index);
+    if (range[0] === first && range[1] === last) return stub;
+    var middle = part(stub, range[0], range[1]);
+    if (range[0] > first) stub.before(part(stub, first, range[0] - 1));
+    if (range[1] < last) stub.after(part(stub, range[1] + 1, last));
+    if (observer) observer.unobserve(stub);
+    stub.replaceWith(middle);
+    return middle;
+  }
+
+  // A promise of the element of event `index`, loading the events around it if needed.
   function ensure(index) {
     var el = document.getElementById("e" + index);
     if (el || !slicesUrl) return Promise.resolve(el);
     var stub = stubFor(index);
     if (!stub) return Promise.resolve(null);
+    if (!stub._loading && window.benchviewWindow) stub = around(stub, index);
     return load(stub).then(function () { return document.getElementById("e" + index); });
   }
 

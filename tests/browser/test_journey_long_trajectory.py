@@ -62,6 +62,10 @@ def test_any_event_is_reached_and_marked_with_javascript(live_server, page: Page
     # Reload lands on the same event.
     page.goto(f"{url}#e{EVENTS // 2 + 7}")
     marked_in_view(page, EVENTS // 2 + 7)
+    # The events around it came first; the rest of its slice follows, either side.
+    expect(page.locator(f"#e{EVENTS // 2}")).to_be_attached(timeout=WAIT_MS)
+    expect(page.locator(f"#e{EVENTS // 2 + SLICE - 1}")).to_be_attached(timeout=WAIT_MS)
+    marked_in_view(page, EVENTS // 2 + 7)
     page.reload()
     marked_in_view(page, EVENTS // 2 + 7)
     # j from the last event of a slice reaches the first event of the next.

@@ -103,6 +103,23 @@ def test_an_event_inside_a_slice_redirects_to_the_slice_marking_it(client, bench
     assert response["Location"] == slice_url(attempt, **{"from": start, "q": "x"}) + (f"#e{event}")
 
 
+def test_a_fragment_may_be_any_part_of_one_slice(client, bench):
+    # What the attempt page's script asks for first around a deep link's event.
+    attempt = attempts("-evidence__events_total")
+    part = client.get(slice_url(attempt, **{"from": SIZE + 1, "to": SIZE + 3, "fragment": 1}))
+    assert part.status_code == 200
+    assert anchors(part.content.decode()) == [SIZE + 1, SIZE + 2]
+    whole = client.get(slice_url(attempt, **{"from": SIZE + 1, "fragment": 1}))
+    assert part["ETag"] != whole["ETag"]
+    # `to` stays within the slice and after `from`, else there is no such part.
+    for to in (SIZE + 1, 2 * SIZE + 1, "x", "²"):
+        bad = client.get(slice_url(attempt, **{"from": SIZE + 1, "to": to, "fragment": 1}))
+        assert bad.status_code == 404, to
+    # A page (no fragment) is a whole slice whatever `to` says.
+    page = client.get(slice_url(attempt, **{"from": SIZE, "to": SIZE + 2}))
+    assert anchors(page.content.decode()) == list(range(SIZE, 2 * SIZE))
+
+
 def test_a_fragment_from_inside_a_slice_is_the_rest_of_that_slice(client, bench):
     # What the attempt page's script asks for after the first events it carries.
     attempt = attempts("-evidence__events_total")

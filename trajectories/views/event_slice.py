@@ -4,8 +4,9 @@ script inserts into the attempt page.
 
 Slices start at multiples of the slice size, so each has one address and its
 ETag (the attempt's content hash and the range) holds until a re-import. A
-fragment may start inside a slice and runs to its end: the rest of the first
-slice, after the events the attempt page carries."""
+fragment is any part of one slice (``from`` inside it, ``to`` at most its
+end): what the attempt page's script asks for, a few events around a deep
+link's first, then the rest."""
 
 from __future__ import annotations
 
@@ -40,15 +41,31 @@ def later_ranges(total: int, size: int, shown: int) -> list[tuple[int, int]]:
     return rest + ranges[1:]
 
 
-def _event(request, total: int) -> int:
-    raw = request.GET.get("from", "0")
+def _number(request, name: str, default: str) -> int:
+    raw = request.GET.get(name, default)
     # isdecimal, not isdigit: int() refuses "²"; and a bounded length, since
     # int() refuses numbers of thousands of digits. Either would be a 500.
     if not (raw.isdecimal() and len(raw) < 12):
-        raise Http404("from must be an event number.")
-    if int(raw) >= total:
-        raise Http404(f"This trajectory has {total} events; there is no event {raw}.")
+        raise Http404(f"{name} must be an event number.")
     return int(raw)
+
+
+def _event(request, total: int) -> int:
+    event = _number(request, "from", "0")
+    if event >= total:
+        raise Http404(f"This trajectory has {total} events; there is no event {event}.")
+    return event
+
+
+def _fragment_stop(request, start: int, end: int) -> int:
+    """Where a fragment stops: ``to`` (exclusive), within the slice that holds
+    ``start``, whose end is ``end``; the slice's end without it."""
+    if "to" not in request.GET:
+        return end
+    stop = _number(request, "to", "")
+    if not start < stop <= end:
+        raise Http404(f"to must follow from and stay within its slice (at most {end}).")
+    return stop
 
 
 def event_slice(request, bench: str, model: str, task: str, trial: int | None = None):
@@ -66,9 +83,10 @@ def event_slice(request, bench: str, model: str, task: str, trial: int | None = 
     event = _event(request, total)
     start = event // size * size
     fragment = request.GET.get("fragment") == "1"
-    if event != start and fragment:
-        # The rest of a slice from ``event``: the attempt page holds only the
-        # first events of its first slice, and its script asks for the others.
+    if fragment:
+        # Part of a slice, from ``event`` to ``to``: the attempt page holds
+        # only the first events of its first slice, and its script asks first
+        # for the few events around a deep link's, then for the rest.
         start = event
     elif event != start:
         # One address per slice (one cache entry, one ETag); the event asked
@@ -77,6 +95,8 @@ def event_slice(request, bench: str, model: str, task: str, trial: int | None = 
         query["from"] = str(start)
         return HttpResponseRedirect(f"{request.path}?{query.urlencode()}#e{event}")
     stop = min(event // size * size + size, total)
+    if fragment:
+        stop = _fragment_stop(request, start, stop)
     seed = (
         f"{MARKUP_VERSION}/{found.content_hash}/{start}-{stop}/{fragment}/"
         f"{limits['event_preview_chars']}/{limits['event_input_preview_chars']}"
