@@ -325,6 +325,10 @@ BENCHVIEW_LIMITS = {
     # kept (a bound for writes that bypass the import and publish services;
     # those invalidate at once; 0 turns the cache off), and the largest page kept.
     "page_cache_s": envint("BENCHVIEW_PAGE_CACHE_S", 600),
+    # API requests a process counts before adding them to the shared count
+    # (trajectories/api/counts.py): the rate limit holds to within this many
+    # per process; within this many of the limit every request is added.
+    "api_throttle_batch": envint("BENCHVIEW_API_THROTTLE_BATCH", 20),
     "page_cache_max_bytes": envint("BENCHVIEW_PAGE_CACHE_MAX_BYTES", 4 * 1024**2),
     # Analysis pages: rows per table; characters of a failed call's command.
     "analysis_max_rows": envint("BENCHVIEW_ANALYSIS_MAX_ROWS", 500),

@@ -52,6 +52,15 @@ def _media_in_tmp(settings, tmp_path):
 
 
 @pytest.fixture(autouse=True)
+def _no_api_tallies():
+    """The rate limit's per-process tallies (trajectories.api.counts) start
+    empty: requests another test made must not count against this one's limit."""
+    from trajectories.api import counts
+
+    counts.forget()
+
+
+@pytest.fixture(autouse=True)
 def _page_cache(request, settings):
     """Off by default: most tests count the queries of rendering a page, and some
     edit rows directly between two requests, which no deployment does. On for

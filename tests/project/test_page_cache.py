@@ -76,22 +76,24 @@ def test_the_api_throttle_still_counts_cached_answers(client, bench, monkeypatch
     from rest_framework.throttling import AnonRateThrottle
 
     from tests.factories import REDIS_TEST_URL, redis_running
-    from trajectories.api import throttling
+    from trajectories.api import counts
 
     monkeypatch.setattr(AnonRateThrottle, "THROTTLE_RATES", {"anon": "2/minute"})
     if store == "redis":
         if not redis_running():
             pytest.skip("no Redis server on 127.0.0.1:6379")
         # The deployment with several machines: the count's round trip
-        # overlaps the generation's query (throttling.count_later).
+        # overlaps the generation's query (counts.count_later).
         redis_cache = {"BACKEND": "django.core.cache.backends.redis.RedisCache"}
         settings.CACHES = {**settings.CACHES, "shared": {**redis_cache, "LOCATION": REDIS_TEST_URL}}
-    throttling._redis_script.cache_clear()  # its client is for this test's Redis
+    counts._redis_script.cache_clear()  # its client is for this test's Redis
+    counts.forget()
     caches["shared"].clear()
     try:
         answers = [client.get("/api/benches/") for _ in range(4)]
     finally:
-        throttling._redis_script.cache_clear()
+        counts._redis_script.cache_clear()
+        counts.forget()
     assert [a.status_code for a in answers] == [200, 200, 429, 429]
     # The second is a cached answer, counted all the same; the refusal is the
     # API's own error shape, and a refused request is counted once, not twice.

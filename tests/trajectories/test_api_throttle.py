@@ -103,31 +103,64 @@ def test_a_redis_count_opens_its_window_once_and_it_expires(settings):
     import redis
     from django.core.cache.backends.redis import RedisCache
 
-    from trajectories.api import throttling
+    from trajectories.api import counts
 
     settings.CACHES = {
         **settings.CACHES,
         "shared": {**settings.CACHES["shared"], "LOCATION": REDIS_TEST_URL},
     }
-    throttling._redis_script.cache_clear()
+    counts._redis_script.cache_clear()
+    counts.forget()
+    # A limit of 2: every request is near it, so each is added at once.
     try:
         cache = RedisCache(REDIS_TEST_URL, {"KEY_PREFIX": "benchview"})
         cache.clear()
         key = "throttle_anon_198.51.100.7"
-        assert [throttling.count(cache, key, 60) for _ in range(3)] == [1, 2, 3]
+
+        def count() -> int:
+            return counts.count_later(cache, key, 60, 2)()
+
+        assert [count() for _ in range(3)] == [1, 2, 3]
         # The count is the cache's own value, and its window has an expiry.
         assert cache.get(key) == 3
         ttl = redis.Redis.from_url(REDIS_TEST_URL).ttl(cache.make_and_validate_key(key))
         assert 0 < ttl <= 60
         cache.delete(key)
-        assert throttling.count(cache, key, 60) == 1
+        assert count() == 1
         # Sent now, read later (the answer cache's way): the same count.
-        later = throttling.count_later(cache, key, 60)
-        assert throttling.count(cache, key, 60) == 3  # sent before, so counted first
+        later = counts.count_later(cache, key, 60, 2)
+        assert count() == 3  # sent before, so counted first
         assert later() == 2
         # A server that forgot the script (restarted) still counts, once.
         redis.Redis.from_url(REDIS_TEST_URL).script_flush()
-        assert throttling.count_later(cache, key, 60)() == 4
+        assert count() == 4
         assert cache.get(key) == 4
     finally:
-        throttling._redis_script.cache_clear()
+        counts._redis_script.cache_clear()
+        counts.forget()
+
+
+def test_far_from_its_limit_a_client_is_counted_in_batches_and_exactly_near_it(settings):
+    from django.core.cache.backends.locmem import LocMemCache
+
+    from trajectories.api import counts
+
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "api_throttle_batch": 10}
+    cache = LocMemCache("throttle-batches", {})
+    key = "throttle_anon_203.0.113.9"
+
+    def count() -> int:
+        return counts.count_later(cache, key, 60, 100)()
+
+    # Each request sees its own number; the shared count lags by less than a batch.
+    assert [count() for _ in range(45)] == list(range(1, 46))
+    assert 45 - 10 < cache.get(key) < 45
+    # Another process's requests are seen when this one next adds its tally.
+    cache.incr(key, 30)
+    totals = []
+    while not totals or totals[-1] <= 100:
+        totals.append(count())
+    # Within a batch of the limit every request is added: the limit is exact.
+    assert totals[-1] == 101 and cache.get(key) == 101
+    assert len(totals) == 101 - 45 - 30
+    assert totals == sorted(totals) and max(totals[:-1]) <= 100
