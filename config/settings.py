@@ -334,10 +334,12 @@ BENCHVIEW_LIMITS = {
     "analysis_max_rows": envint("BENCHVIEW_ANALYSIS_MAX_ROWS", 500),
     "analysis_command_chars": envint("BENCHVIEW_ANALYSIS_COMMAND_CHARS", 200),
     # Paired statistics (tie groups, at import): bootstrap cells (resampled rows
-    # × tasks) built at a time, which bounds the memory one computation takes.
+    # × tasks) built at a time, which bounds the memory one computation takes:
+    # about 24 bytes a cell (draws, counts, counts as floats), so 6 MiB here;
+    # 2,000,000 cells were 64 MiB, a third of an import's peak at the seed's scale.
     # The draws do not depend on it; the intervals' last bits may (the sums are
     # blocked differently), so a change shows as changed rows at the next import.
-    "paired_chunk_cells": envint("BENCHVIEW_PAIRED_CHUNK_CELLS", 2_000_000),
+    "paired_chunk_cells": envint("BENCHVIEW_PAIRED_CHUNK_CELLS", 250_000),
     # Admin import: staged uploads older than this are swept; bytes of form
     # fields and multipart framing allowed around the archive (a longer request
     # cannot hold an acceptable upload and is refused unread).

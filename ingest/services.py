@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db import transaction
 
@@ -107,14 +108,7 @@ class _Writer:
         self.models = _write_models(plan, self.bench)
         self.tasks = _write_tasks(plan, self.bench, batches)
         self.cells = plan.matrix.cells
-        # Keyed (model, task, trial): further trials are rows of their own. Only
-        # what is compared here is loaded: a bench has a row per matrix cell.
-        self.existing = {
-            (a.model.slug, a.task.slug, a.trial): a
-            for a in Attempt.all_trials.filter(bench=self.bench)
-            .select_related("model", "task")
-            .only(*_EXISTING_FIELDS)
-        }
+        self.existing = _existing_attempts(self.bench, self.models, self.tasks)
         keep = set(folders) | {(m, t, 0) for m, row in self.cells.items() for t in row}
         stale = [a.pk for key, a in self.existing.items() if key not in keep]
         if stale:
@@ -140,7 +134,7 @@ class _Writer:
                 attempt = self.existing.get((*key, 0))
                 if attempt is not None and attempt.has_detail:
                     # The release withdrew this attempt's detail: start it afresh.
-                    attempt.delete()
+                    Attempt.all_trials.filter(pk=attempt.pk).delete()
                     attempt = None
                 if attempt is None:
                     create.append(
@@ -152,7 +146,7 @@ class _Writer:
                         )
                     )
                 else:
-                    _save_if_changed(attempt, values)
+                    _update_if_changed(attempt, values)
         Attempt.objects.bulk_create(create, batch_size=500)
 
     def attempt(self, plan: ImportPlan, checked: CheckedAttempt) -> None:
@@ -164,7 +158,7 @@ class _Writer:
         }
         attempt = self.existing.get((planned.model, planned.task, planned.trial))
         if planned.status == "unchanged" and attempt is not None and attempt.has_detail:
-            _save_if_changed(attempt, matrix_values)
+            _update_if_changed(attempt, matrix_values)
             return
         rows = attempt_rows(
             bench=self.bench,
@@ -190,16 +184,40 @@ class _Writer:
         self.blobs_removed = blobs_collect()
 
 
-_EXISTING_FIELDS = (
-    "trial",
-    "has_detail",
-    "score",
-    "flags",
-    "matrix_score",
-    "matrix_flags",
-    "model__slug",
-    "task__slug",
-)
+class _Existing(NamedTuple):
+    """What the import compares of an attempt row already in the bench."""
+
+    pk: int
+    has_detail: bool
+    score: float
+    flags: list[str]
+    matrix_score: float | None
+    matrix_flags: list[str] | None
+
+
+def _existing_attempts(
+    bench: Bench, models: dict[str, Model], tasks: dict[str, Task]
+) -> dict[tuple[str, str, int], _Existing]:
+    """The bench's attempt rows by (model, task, trial): further trials are rows of
+    their own. A bench has a row per matrix cell (20,000 at the seed's scale), so
+    each is a tuple of what is compared, not a model instance with its model and
+    task (those took 37 MB)."""
+    model_slugs = {m.pk: slug for slug, m in models.items()}
+    task_slugs = {t.pk: slug for slug, t in tasks.items()}
+    rows = Attempt.all_trials.filter(bench=bench).values_list(
+        "model_id", "task_id", "trial", *_Existing._fields
+    )
+    # Models and tasks the release no longer names were deleted with their attempts.
+    return {
+        (model_slugs[model_id], task_slugs[task_id], trial): _Existing(*values)
+        for model_id, task_id, trial, *values in rows
+    }
+
+
+def _update_if_changed(attempt: _Existing, values: dict) -> None:
+    changed = {k: v for k, v in values.items() if getattr(attempt, k) != v}
+    if changed:
+        Attempt.all_trials.filter(pk=attempt.pk).update(**changed)
 
 
 def _save_if_changed(obj, values: dict) -> None:

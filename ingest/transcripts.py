@@ -59,17 +59,51 @@ def count_lines(data: bytes) -> int:
     return data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
 
 
+# Bytes checked at a time by utf8_error_at.
+UTF8_PIECE_BYTES = 1024**2
+
+
+def utf8_error_at(data: bytes) -> int | None:
+    """The offset of the first byte of ``data`` that is not UTF-8; None when all of it is.
+
+    Checked a piece at a time: decoding a 10 MB transcript whole builds a str
+    of up to 40 MB (four bytes a character once one emoji is in it) only to
+    throw it away, the largest part of an import's peak memory. Pieces end
+    before a character's continuation bytes, and valid pieces joined are valid
+    UTF-8; once a piece fails (a bad byte) the file is decoded whole, so the
+    offset is exactly the one decoding gives.
+    """
+    if data.isascii():
+        return None
+    view, size, start = memoryview(data), len(data), 0
+    while start < size:
+        end = min(start + UTF8_PIECE_BYTES, size)
+        for _ in range(3):
+            if end == size or end - 1 == start or data[end] & 0xC0 != 0x80:
+                break
+            end -= 1
+        try:
+            str(view[start:end], "utf-8")
+        except UnicodeDecodeError:
+            break
+        start = end
+    else:
+        return None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start
+    return None
+
+
 def utf8_problem(data: bytes) -> str:
     """The finding for a transcript that is not UTF-8 ("" when it is).
 
     The release format keeps transcript.jsonl byte for byte, so such a file is
     imported as it is (the page shows bad bytes as U+FFFD) and this says where.
     """
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return f"transcript is not valid UTF-8 at byte {exc.start}"
-    return ""
+    at = utf8_error_at(data)
+    return "" if at is None else f"transcript is not valid UTF-8 at byte {at}"
 
 
 def read_transcript(data: bytes, published: list[dict] | None) -> TranscriptReading:

@@ -73,7 +73,8 @@ def paired_intervals(
         picks = rng.integers(0, n, size=(rows, n))
         if offsets is None or len(offsets) != rows:
             offsets = (numpy.arange(rows) * n)[:, None]
-        weights = numpy.bincount((picks + offsets).ravel(), minlength=rows * n).reshape(rows, n)
+        picks += offsets  # in place: one array of draws at a time, not two
+        weights = numpy.bincount(picks.ravel(), minlength=rows * n).reshape(rows, n)
         means[start : start + rows] = weights @ d / n
     means.sort(axis=0)
     tail = (1.0 - level) / 2.0

@@ -13,7 +13,7 @@ from ingest.jsondoc import JSONProblem
 from ingest.plan.checker import Checker
 from ingest.plan.types import AttemptDocs, AttemptPlan, CheckedAttempt, sha256_hex
 from ingest.reader import ReleaseSource
-from ingest.transcripts import TranscriptReading, read_transcript
+from ingest.transcripts import TranscriptReading, read_transcript, utf8_error_at
 from leaderboard.scoring import CheckOutcome, score_verdict
 from trajectories.documents import ATTEMPT_FILES
 
@@ -151,10 +151,9 @@ def _decode(check: Checker, folder: str, files: dict[str, bytes]) -> dict[str, A
         elif filename != "transcript.jsonl":
             # A transcript is kept verbatim even when not UTF-8: its bad bytes
             # are a finding (ingest.transcripts), not a refusal.
-            try:
-                data.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                check.problem(folder + filename, "", f"not UTF-8 (byte {exc.start})")
+            at = utf8_error_at(data)
+            if at is not None:
+                check.problem(folder + filename, "", f"not UTF-8 (byte {at})")
     return loaded
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import tarfile
 from pathlib import Path
 
@@ -475,3 +476,47 @@ def test_a_refused_import_says_nothing_was_written_once(release_copy):
     said = failing_import(release_copy)
     assert said.count("nothing was written") == 1
     assert Bench.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_reimport_updates_matrix_figures_and_withdraws_detail_in_place(release_copy):
+    import_path(release_copy)
+    matrix = json.loads((release_copy / "matrix.json").read_text())
+    released = [t["id"] for t in matrix["tasks"] if t["released"]]
+    withdrawn, kept = released[-1], released[0]
+    unreleased = next(t["id"] for t in matrix["tasks"] if not t["released"])
+    tasks = {withdrawn, kept, unreleased}
+    model = next(m for m, row in matrix["cells"].items() if tasks <= set(row))
+    pks = {
+        task: Attempt.objects.get(model__slug=model, task__slug=task).pk
+        for task in (kept, unreleased)
+    }
+
+    def edit_matrix(doc):
+        row = doc["cells"][model]
+        row[kept]["flags"] = [*row[kept]["flags"], "timeout"]
+        row[unreleased].update(score=0.25, flags=["timeout"])
+        next(t for t in doc["tasks"] if t["id"] == withdrawn)["released"] = False
+
+    def withdraw(doc):
+        for batch in doc["batches"]:
+            batch["tasks"] = [t for t in batch["tasks"] if t != withdrawn]
+        doc["counts"]["released_tasks"] -= 1
+        doc["counts"]["attempts"] -= len(folders)
+
+    folders = list((release_copy / "attempts").glob(f"*/{withdrawn}"))
+    edit_json(release_copy / "matrix.json", edit_matrix)
+    edit_json(release_copy / "manifest.json", withdraw)
+    for folder in folders:
+        shutil.rmtree(folder)
+    (release_copy / "tasks" / f"{withdrawn}.json").unlink()
+    run_import(release_copy)
+
+    kept_row = Attempt.objects.get(model__slug=model, task__slug=kept)
+    assert kept_row.pk == pks[kept] and kept_row.has_detail  # unchanged: not written again
+    assert "timeout" in kept_row.matrix_flags
+    cell = Attempt.objects.get(model__slug=model, task__slug=unreleased)
+    assert cell.pk == pks[unreleased]
+    assert (cell.score, cell.flags, cell.matrix_score) == (0.25, ["timeout"], 0.25)
+    gone = Attempt.objects.get(model__slug=model, task__slug=withdrawn)
+    assert not gone.has_detail and not Evidence.objects.filter(attempt=gone).exists()

@@ -61,3 +61,17 @@ def test_a_significant_gap_starts_a_new_group_further_down():
 
 def test_wins_ties_and_losses_count_tasks():
     assert record([1.0, 0.5, 0.2, 0.3], [0.5, 0.5, 0.4, 0.1]) == Record(2, 1, 1)
+
+
+@pytest.mark.parametrize("cells", [1, 7 * 30, 250_000, 2_000_000])
+def test_tie_groups_draw_the_same_intervals_whatever_the_chunk_size(settings, cells):
+    # paired_chunk_cells only bounds memory: the chunks take the same draws in
+    # turn (only the sums' last bits may differ, as they are blocked differently).
+    scores = [[((m * 7 + t * 13) % 10) / 10 for t in range(30)] for m in range(5)]
+    expected = tie_groups(scores, seed="chunks", resamples=500)
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "paired_chunk_cells": cells}
+    found = tie_groups(scores, seed="chunks", resamples=500)
+    assert [link.group for link in found] == [link.group for link in expected]
+    for got, want in zip(found[:-1], expected[:-1], strict=True):
+        bounds = (got.to_next.low, got.to_next.high)
+        assert bounds == pytest.approx((want.to_next.low, want.to_next.high), abs=1e-12)
