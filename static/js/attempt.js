@@ -61,8 +61,9 @@
     return asked.html.catch(function () { return request(from, to); });
   }
 
-  // Replace a placeholder by its slice's events; one request per slice, and a
-  // failed one can be retried (the placeholder stays, its link still works).
+  // Replace a placeholder by its events (a slice or a part of one); one
+  // request each, and a failed one can be retried (the placeholder stays,
+  // its link still works).
   function load(stub) {
     if (stub._loading) return stub._loading;
     stub.classList.add("ev-loading");
@@ -102,15 +103,18 @@
     return null;
   }
 
-  // A placeholder for events `first` to `last` in place of `stub`'s, with
-  // the same link (to their slice page) for its text.
+  // A placeholder for events `first` to `last`, part of `stub`'s, linking
+  // to the slice page that holds `first` (which marks it).
   function part(stub, first, last) {
     var piece = stub.cloneNode(true);
     piece.dataset.from = first;
     piece.dataset.last = last;
     piece.classList.remove("ev-loading");
     var link = piece.querySelector("a");
-    if (link) link.textContent = "Events " + first + "\u2013" + last;
+    if (link) {
+      link.textContent = "Events " + first + "\u2013" + last;
+      link.href = slicesUrl + "?from=" + first;
+    }
     if (observer) observer.observe(piece);
     return piece;
   }

@@ -2,11 +2,12 @@
 before Django REST framework is reached.
 
 A hit costs what a cached page costs, plus the rate limit's count, taken here
-for every request it sees, cached or not: a client over its limit is passed on
-to the view, whose throttle refuses it in the API's error shape, reading the
-count taken here rather than counting again. The key holds the Accept header and the address
-(``?format=`` included), which decide the format DRF negotiates. A miss is
-answered by the view and kept when it may be shared (``page_cache.store``).
+for every request it sees, cached or not: a client over its limit is passed
+on to the view, whose throttle refuses it in the API's error shape, reading
+the count taken here rather than counting again. The key holds the Accept
+header and the address (``?format=`` included), which decide the format DRF
+negotiates. A miss is answered by the view and kept when it may be shared
+(``page_cache.store``).
 """
 
 from __future__ import annotations
