@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
-import secrets
 import socket
 import tarfile
 from pathlib import Path
@@ -326,9 +326,16 @@ def grow(bench: Bench, *, models: int = 3, tasks: int = 4) -> None:
     )
 
 
-# A Redis database of its own per test process (0 is the default one): runs on
-# SQLite and PostgreSQL side by side must not flush each other's counts.
-REDIS_TEST_URL = f"redis://127.0.0.1:6379/{secrets.randbelow(15) + 1}"
+def _redis_test_database() -> int:
+    # A Redis database of its own per test process (0 is the default one), so
+    # that no two flush each other's counts: xdist workers of one run, and the
+    # SQLite and PostgreSQL runs side by side (databases 1-7 and 8-14).
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    postgres = (os.environ.get("DATABASE_URL") or "").startswith("postgres")
+    return 1 + int(worker or 0) % 7 + (7 if postgres else 0)
+
+
+REDIS_TEST_URL = f"redis://127.0.0.1:6379/{_redis_test_database()}"
 
 
 def redis_running() -> bool:
