@@ -164,3 +164,27 @@ def test_far_from_its_limit_a_client_is_counted_in_batches_and_exactly_near_it(s
     assert totals[-1] == 101 and cache.get(key) == 101
     assert len(totals) == 101 - 45 - 30
     assert totals == sorted(totals) and max(totals[:-1]) <= 100
+
+
+def test_requests_counted_while_the_shared_store_fails_are_added_later():
+    from django.core.cache.backends.locmem import LocMemCache
+
+    from trajectories.api import counts
+
+    class Flaky(LocMemCache):
+        down = True
+
+        def incr(self, key, delta=1, version=None):
+            if self.down:
+                self.down = False
+                raise ConnectionError("the shared cache is down")
+            return super().incr(key, delta, version)
+
+    cache = Flaky("throttle-flaky", {})
+    key = "throttle_anon_192.0.2.44"
+    cache.set(key, 1, 60)
+    with pytest.raises(ConnectionError):
+        counts.count_later(cache, key, 60, 2)()
+    # The failed request is not lost: the next addition carries it.
+    assert counts.count_later(cache, key, 60, 2)() == 3
+    assert cache.get(key) == 3

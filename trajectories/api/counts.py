@@ -67,14 +67,22 @@ def count_later(cache: BaseCache, key: str, duration: int, limit: int) -> Callab
         if tally.unsent < batch and estimate <= limit - batch and now - tally.sent_at < FLUSH_S:
             return lambda: estimate
         adding, tally.unsent, tally.sent_at = tally.unsent, 0, now
-    pending = _add_later(cache, key, adding, duration)
+
+    def keep() -> None:
+        with _lock:
+            tally.unsent += adding  # added next time
+
+    try:
+        pending = _add_later(cache, key, adding, duration)
+    except Exception:
+        keep()
+        raise
 
     def total() -> int:
         try:
             found = pending()
         except Exception:
-            with _lock:
-                tally.unsent += adding  # added next time
+            keep()
             raise
         with _lock:
             tally.total = found
