@@ -45,16 +45,10 @@ class SharedAnonRateThrottle(AnonRateThrottle):
         return client_address(request.META)
 
     def allow_request(self, request, view) -> bool:
-        if self.rate is None:
-            return True
         taken = getattr(request, COUNTED, None)
         if taken is not None:
             return taken <= self.num_requests
-        self.key = self.get_cache_key(request, view)
-        if self.key is None:
-            return True
-        total = counts.count_later(self.cache, self.key, self.duration, self.num_requests)
-        return total() <= self.num_requests
+        return self.begin(request)()
 
     def begin(self, request) -> Callable[[], bool]:
         """Count ``request`` now and learn later whether it is allowed: the
