@@ -5,7 +5,10 @@ SELECT of known blobs and one of vendor requests per attempt were most of an
 import's time. Attempts' rows wait here until they hold about
 ``BENCHVIEW_LIMITS["import_batch_bytes"]``, so memory stays flat however many
 attempts a release has; then each table gets one bulk insert (``COPY`` on
-PostgreSQL for events and vendor requests, ingest.bulk).
+PostgreSQL for events and vendor requests, ingest.bulk). A batch's events,
+the largest write and the one that keeps the search index, go last, on a
+thread of their own (ingest.background_write) when the import gives one: the
+next batch is read meanwhile.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from django.conf import settings
 from django.db import reset_queries
 
 from ingest.attempt_rows import EVENT_COLUMNS, REQUEST_COLUMNS, PendingAttempt
-from ingest.bulk import bulk_insert
+from ingest.background_write import BackgroundWrites
+from ingest.bulk import bulk_insert, driver_insert
 from leaderboard.models import Attempt, CheckResult
 from trajectories.models import Blob, Event, Evidence, TranscriptCheck, VendorRequest
 
@@ -24,7 +28,8 @@ BLOB_COLUMNS = ("sha256", "size", "data", "storage_name")
 class AttemptBatch:
     """Attempts waiting to be written, and the old rows they replace."""
 
-    def __init__(self) -> None:
+    def __init__(self, background: BackgroundWrites | None = None) -> None:
+        self.background = background
         self.limit = settings.BENCHVIEW_LIMITS["import_batch_bytes"]
         self.pending: list[PendingAttempt] = []
         self.replaced: list[int] = []
@@ -47,11 +52,11 @@ class AttemptBatch:
         if self.replaced:
             Attempt.all_trials.filter(pk__in=self.replaced).delete()
         if self.pending:
-            _write(self.pending)
+            _write(self.pending, self.background)
         self.pending, self.replaced, self.size = [], [], 0
 
 
-def _write(batch: list[PendingAttempt]) -> None:
+def _write(batch: list[PendingAttempt], background: BackgroundWrites | None) -> None:
     _write_blobs(batch)
     Attempt.all_trials.bulk_create([p.attempt for p in batch])
     for p in batch:
@@ -64,9 +69,16 @@ def _write(batch: list[PendingAttempt]) -> None:
         for p in batch
         if p.transcript_check is not None
     )
-    bulk_insert(Event, EVENT_COLUMNS, (row for p in batch for row in p.event_rows()))
     bulk_insert(VendorRequest, REQUEST_COLUMNS, (row for p in batch for row in p.request_rows()))
     _link_checks_to_requests(batch)
+
+    def event_rows():
+        return (row for p in batch for row in p.event_rows())
+
+    if background is None:
+        bulk_insert(Event, EVENT_COLUMNS, event_rows())
+    else:
+        background.submit(driver_insert(Event, EVENT_COLUMNS, event_rows))
 
 
 def _write_blobs(batch: list[PendingAttempt]) -> None:

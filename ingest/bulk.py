@@ -3,6 +3,10 @@
 The ORM's ``bulk_create`` builds a model instance per row; for the tens of
 thousands of events of one release that is most of the import's time. Here
 rows are plain tuples: ``COPY`` on PostgreSQL, ``executemany`` elsewhere.
+
+``driver_insert`` writes through the driver's own connection, for a write on
+another thread (ingest.background_write) that must not go through Django's
+per-thread connection.
 """
 
 from __future__ import annotations
@@ -44,6 +48,55 @@ BULK_INSERTERS: dict[str, Callable[[str, Sequence[str], Iterable[tuple]], None]]
     "postgresql": _copy,
     "sqlite": _executemany,
 }
+
+
+def _driver_copy(raw, table: str, columns: Sequence[str], rows: Iterable[tuple]) -> None:
+    sql = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
+    with raw.cursor() as cursor, cursor.copy(sql) as copy:
+        for row in rows:
+            copy.write_row(row)
+
+
+def _driver_values(raw, table: str, columns: Sequence[str], rows: Iterable[tuple]) -> None:
+    """Many rows per INSERT: SQLite works through a whole statement, triggers
+    and all, without taking the GIL back, where ``executemany`` takes it back
+    for every row and waits for the main thread to let go of it each time."""
+    import sqlite3
+
+    most = raw.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // len(columns)
+    size = max(1, min(settings.BENCHVIEW_LIMITS["bulk_batch_size"], most))
+    one = "(" + ", ".join("?" * len(columns)) + ")"
+    head = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+    cursor = raw.cursor()
+    try:
+        chunk: list = []
+        for row in rows:
+            chunk.extend(row)
+            if len(chunk) >= size * len(columns):
+                cursor.execute(head + ", ".join([one] * size), chunk)
+                chunk = []
+        if chunk:
+            cursor.execute(head + ", ".join([one] * (len(chunk) // len(columns))), chunk)
+    finally:
+        cursor.close()
+
+
+DRIVER_INSERTERS: dict[str, Callable[[object, str, Sequence[str], Iterable[tuple]], None]] = {
+    "postgresql": _driver_copy,
+    "sqlite": _driver_values,
+}
+
+
+def driver_insert(
+    model: type[Model], columns: Sequence[str], rows: Callable[[], Iterable[tuple]]
+) -> Callable[[object], None]:
+    """A write of ``rows()`` into ``model``'s table through a driver connection
+    (ingest.background_write); names are quoted here, on the calling thread."""
+    inserter = DRIVER_INSERTERS[connection.vendor]
+    quote = connection.ops.quote_name
+    table = quote(model._meta.db_table)
+    db_columns = [quote(model._meta.get_field(c).column) for c in columns]
+    return lambda raw: inserter(raw, table, db_columns, rows())
 
 
 def bulk_insert(model: type[Model], columns: Sequence[str], rows: Iterable[tuple]) -> None:

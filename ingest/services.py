@@ -8,6 +8,7 @@ from typing import NamedTuple
 from django.db import transaction
 
 from ingest.attempt_batch import AttemptBatch
+from ingest.background_write import BackgroundWrites, background_writes
 from ingest.attempt_rows import attempt_rows
 from ingest.extras import collect_extras
 from ingest.plan import (
@@ -63,12 +64,12 @@ def release_import(
     """
     if expected_sha256 is not None and source.sha256 != expected_sha256:
         raise ImportRefused("the release changed since it was previewed; preview it again")
-    writer = _Writer(staged=staged)
     # Large blobs are files written during the transaction: remove those a
     # killed import left, and those of this one if it does not commit.
     blob_files_sweep()
     try:
-        with transaction.atomic():
+        with transaction.atomic(), background_writes() as background:
+            writer = _Writer(staged=staged, background=background)
             release = check_release(source, progress=progress, scrub=scrub)
             plan = release.plan
             # Written as they are checked, a batch at a time (ingest.attempt_batch);
@@ -96,11 +97,11 @@ def release_import(
 class _Writer:
     """Writes a release while it is checked: its documents, each checked attempt, the scores."""
 
-    def __init__(self, *, staged: bool):
+    def __init__(self, *, staged: bool, background: BackgroundWrites | None = None):
         self.staged = staged
         self.written = 0
         self.blobs_removed = 0
-        self.batch = AttemptBatch()
+        self.batch = AttemptBatch(background)
 
     def begin(self, plan: ImportPlan, folders: list[tuple[str, str, int]]) -> None:
         self.bench = _write_bench(plan)

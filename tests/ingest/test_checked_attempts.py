@@ -78,9 +78,9 @@ def _recording_writes(monkeypatch, events: list[str]) -> None:
 
     write = attempt_batch._write
 
-    def recorded_write(batch):
+    def recorded_write(batch, background):
         events.extend(f"write attempts/{p.label}" for p in batch)
-        return write(batch)
+        return write(batch, background)
 
     monkeypatch.setattr(attempt_batch, "_write", recorded_write)
 
