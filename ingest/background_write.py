@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from django.db import connection
 
@@ -71,9 +71,7 @@ def background_writes() -> Iterator[BackgroundWrites]:
     except BaseException:
         # The block's own error wins; the write only has to be over before
         # the transaction is rolled back under it.
-        try:
+        with suppress(BaseException):
             writes.wait()
-        except BaseException:  # noqa: S110 - the first error is the one to report
-            pass
         raise
     writes.wait()

@@ -8,8 +8,8 @@ from typing import NamedTuple
 from django.db import transaction
 
 from ingest.attempt_batch import AttemptBatch
-from ingest.background_write import BackgroundWrites, background_writes
 from ingest.attempt_rows import attempt_rows
+from ingest.background_write import BackgroundWrites, background_writes
 from ingest.extras import collect_extras
 from ingest.plan import (
     CheckedAttempt,
