@@ -19,8 +19,8 @@ NAME = "test-lines"
 HEADER = b'{"test_lines": 1}'
 
 
-def _looks_like(data: bytes) -> bool:
-    return data.startswith(HEADER)
+def _looks_like(head) -> bool:
+    return head.data.startswith(HEADER)
 
 
 def _normalise(data: bytes) -> Normalised:

@@ -53,10 +53,12 @@ Normaliser = Callable[[bytes], Normalised]
 # Format name → normaliser. Filled by the format modules (see register()).
 NORMALISERS: dict[str, Normaliser] = {}
 # Format name → content sniffer: True when the bytes look like that format.
-DETECTORS: dict[str, Callable[[bytes], bool]] = {}
+# A detector reads a transcript's Head (normalise.lines): its bytes and its
+# first JSON objects, parsed once for every detector.
+DETECTORS: dict[str, Callable[[Any], bool]] = {}
 
 
-def register(name: str, detector: Callable[[bytes], bool]) -> Callable[[Normaliser], Normaliser]:
+def register(name: str, detector: Callable[[Any], bool]) -> Callable[[Normaliser], Normaliser]:
     """Decorator a format module puts on its normaliser: fills both registries."""
 
     def put(function: Normaliser) -> Normaliser:
@@ -97,8 +99,12 @@ class UnknownFormat(ValueError):
 
 def detect(data: bytes) -> str | None:
     """The name of the format ``data`` is written in, or None."""
+    # Imported here: lines imports this package's types.
+    from trajectories.normalise.lines import Head
+
+    head = Head(data)
     for name, looks_like in DETECTORS.items():
-        if looks_like(data):
+        if looks_like(head):
             return name
     return None
 

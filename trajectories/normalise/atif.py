@@ -46,7 +46,7 @@ from typing import Any
 import orjson
 
 from trajectories.normalise import Normalised, Unmapped, register
-from trajectories.normalise.lines import Builder, read_lines, split_lines
+from trajectories.normalise.lines import Builder, Head, read_lines, split_lines
 
 FORMAT = "atif"
 _EXIT_CODE = re.compile(r"^\[exit_code\]\s*(-?\d+)\s*$", re.MULTILINE)
@@ -57,10 +57,10 @@ _OPTIONAL = frozenset({"ts", "session_id", "call_id", "subagent_id"})
 _OFFSET = re.compile(r"(Z|[+-]\d\d:?\d\d)$")
 
 
-def looks_like_atif(data: bytes) -> bool:
+def looks_like_atif(head: Head) -> bool:
     """An ATIF document: a JSON object whose ``schema_version`` is "ATIF-v…"."""
-    head = data[:4096].lstrip()
-    return head.startswith(b"{") and b'"schema_version"' in head and b'"ATIF-v' in head
+    start = head.data[:4096].lstrip()
+    return start.startswith(b"{") and b'"schema_version"' in start and b'"ATIF-v' in start
 
 
 def utc(ts: Any) -> str | None:

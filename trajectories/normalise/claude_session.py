@@ -32,6 +32,7 @@ from trajectories.normalise.lines import (
     loads,
     read_lines,
     reread,
+    Head,
     sniff,
     split_lines,
     type_of,
@@ -46,8 +47,8 @@ _SESSION_ONLY = frozenset(
 _ERRORS = {"api_error": "provider", "api_refusal": "provider", "error": "harness"}
 
 
-def looks_like(data: bytes) -> bool:
-    for obj in sniff(data):
+def looks_like(head: Head) -> bool:
+    for obj in head:
         if "parentUuid" in obj or "sessionId" in obj or type_of(obj) in _SESSION_ONLY:
             return True
         if "session_id" in obj:

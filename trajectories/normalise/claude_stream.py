@@ -24,7 +24,7 @@ from trajectories.normalise.lines import (
     lines_of,
     loads,
     reread,
-    sniff,
+    Head,
     type_of,
 )
 
@@ -41,8 +41,8 @@ _DROPPED = {
 }
 
 
-def looks_like(data: bytes) -> bool:
-    for obj in sniff(data):
+def looks_like(head: Head) -> bool:
+    for obj in head:
         kind = type_of(obj)
         if "parentUuid" in obj or "sessionId" in obj:
             return False  # session file

@@ -30,7 +30,7 @@ from trajectories.normalise.lines import (
     loads,
     reread,
     result,
-    sniff,
+    Head,
     type_of,
 )
 
@@ -40,8 +40,8 @@ _ITEM_LINES = frozenset({"item.started", "item.updated", "item.completed"})
 _THREAD = frozenset({"thread.started", "turn.started", "turn.completed", "turn.failed"})
 
 
-def looks_like(data: bytes) -> bool:
-    return any(type_of(obj) in _ITEM_LINES | _THREAD for obj in sniff(data))
+def looks_like(head: Head) -> bool:
+    return any(type_of(obj) in _ITEM_LINES | _THREAD for obj in head)
 
 
 def _changes(changes: Any) -> str:

@@ -25,7 +25,7 @@ from trajectories.normalise.lines import (
     loads,
     reread,
     result,
-    sniff,
+    Head,
     tool_call,
 )
 
@@ -38,10 +38,10 @@ _TEXT = {
 }
 
 
-def looks_like(data: bytes) -> bool:
+def looks_like(head: Head) -> bool:
     return any(
         isinstance(obj.get("msg"), dict) and "type" in obj["msg"] and "id" in obj
-        for obj in sniff(data)
+        for obj in head
     )
 
 

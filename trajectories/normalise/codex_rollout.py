@@ -31,7 +31,7 @@ from trajectories.normalise.lines import (
     loads,
     reread,
     result,
-    sniff,
+    Head,
     tool_call,
     type_of,
 )
@@ -64,8 +64,8 @@ _DUPLICATES = frozenset(
 )
 
 
-def looks_like(data: bytes) -> bool:
-    for obj in sniff(data):
+def looks_like(head: Head) -> bool:
+    for obj in head:
         if type_of(obj) in _ENVELOPES and "payload" in obj:
             return True
         if "record_type" in obj or ("instructions" in obj and "id" in obj and "type" not in obj):

@@ -366,3 +366,31 @@ def sniff(data: bytes, limit_lines: int = 200, line_max: int = 1 << 20) -> Itera
             continue
         if isinstance(obj, dict):
             yield obj
+
+
+class Head:
+    """A transcript's bytes and its first JSON objects (``sniff``), parsed once
+    however many format detectors read them.
+
+    Detection asks up to six formats in turn, and a format that does not match
+    may read all 200 lines before it says so: parsed by each, the head of an
+    OpenCode run was decoded five times over before its own detector saw it.
+    """
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self._seen: list[dict] = []
+        self._rest: Iterator[dict] | None = sniff(data)
+
+    def __iter__(self) -> Iterator[dict]:
+        position = 0
+        while True:
+            if position < len(self._seen):
+                yield self._seen[position]
+                position += 1
+                continue
+            following = next(self._rest, None) if self._rest is not None else None
+            if following is None:
+                self._rest = None
+                return
+            self._seen.append(following)

@@ -24,7 +24,7 @@ from trajectories.normalise.lines import (
     loads,
     ms_ts,
     reread,
-    sniff,
+    Head,
     type_of,
 )
 from trajectories.normalise.opencode_parts import error_event, part_event, step_tokens
@@ -33,9 +33,9 @@ NAME = "opencode-run"
 _TYPES = frozenset({"step_start", "step_finish", "tool_use", "text", "reasoning"})
 
 
-def looks_like(data: bytes) -> bool:
+def looks_like(head: Head) -> bool:
     return any(
-        type_of(obj) in _TYPES and "sessionID" in obj and "part" in obj for obj in sniff(data)
+        type_of(obj) in _TYPES and "sessionID" in obj and "part" in obj for obj in head
     )
 
 
