@@ -24,6 +24,7 @@ from trajectories.normalise import Normalised, Unmapped, register
 from trajectories.normalise.claude_blocks import Calls
 from trajectories.normalise.lines import (
     Builder,
+    Head,
     JSONDecodeError,
     as_text,
     event,
@@ -32,7 +33,6 @@ from trajectories.normalise.lines import (
     loads,
     read_lines,
     reread,
-    Head,
     sniff,
     split_lines,
     type_of,

@@ -17,6 +17,7 @@ from trajectories.normalise import Normalised, register
 from trajectories.normalise.claude_blocks import Calls
 from trajectories.normalise.lines import (
     Builder,
+    Head,
     JSONDecodeError,
     as_text,
     event,
@@ -24,7 +25,6 @@ from trajectories.normalise.lines import (
     lines_of,
     loads,
     reread,
-    Head,
     type_of,
 )
 

@@ -23,6 +23,7 @@ from typing import Any
 from trajectories.normalise import Normalised, register
 from trajectories.normalise.lines import (
     Builder,
+    Head,
     JSONDecodeError,
     as_text,
     event,
@@ -30,7 +31,6 @@ from trajectories.normalise.lines import (
     loads,
     reread,
     result,
-    Head,
     type_of,
 )
 

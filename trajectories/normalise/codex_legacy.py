@@ -18,6 +18,7 @@ from trajectories.normalise import Normalised, register
 from trajectories.normalise.codex_calls import duration_ms
 from trajectories.normalise.lines import (
     Builder,
+    Head,
     JSONDecodeError,
     as_text,
     event,
@@ -25,7 +26,6 @@ from trajectories.normalise.lines import (
     loads,
     reread,
     result,
-    Head,
     tool_call,
 )
 
@@ -40,8 +40,7 @@ _TEXT = {
 
 def looks_like(head: Head) -> bool:
     return any(
-        isinstance(obj.get("msg"), dict) and "type" in obj["msg"] and "id" in obj
-        for obj in head
+        isinstance(obj.get("msg"), dict) and "type" in obj["msg"] and "id" in obj for obj in head
     )
 
 

@@ -22,6 +22,7 @@ from trajectories.normalise import Normalised, register
 from trajectories.normalise.codex_calls import duration_ms, output_and_code, parse_json_string
 from trajectories.normalise.lines import (
     Builder,
+    Head,
     JSONDecodeError,
     as_text,
     block_text,
@@ -31,7 +32,6 @@ from trajectories.normalise.lines import (
     loads,
     reread,
     result,
-    Head,
     tool_call,
     type_of,
 )

@@ -18,13 +18,13 @@ from typing import Any
 from trajectories.normalise import Normalised, register
 from trajectories.normalise.lines import (
     Builder,
+    Head,
     JSONDecodeError,
     as_text,
     lines_of,
     loads,
     ms_ts,
     reread,
-    Head,
     type_of,
 )
 from trajectories.normalise.opencode_parts import error_event, part_event, step_tokens
@@ -34,9 +34,7 @@ _TYPES = frozenset({"step_start", "step_finish", "tool_use", "text", "reasoning"
 
 
 def looks_like(head: Head) -> bool:
-    return any(
-        type_of(obj) in _TYPES and "sessionID" in obj and "part" in obj for obj in head
-    )
+    return any(type_of(obj) in _TYPES and "sessionID" in obj and "part" in obj for obj in head)
 
 
 @register(NAME, looks_like)
