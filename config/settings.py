@@ -257,6 +257,9 @@ BENCHVIEW_LIMITS = {
     "number_max_abs": envint("BENCHVIEW_NUMBER_MAX_ABS", 10**12),
     # Bulk inserts.
     "bulk_batch_size": envint("BENCHVIEW_BULK_BATCH_SIZE", 2000),
+    # Rows per INSERT of SQLite's background event writes (ingest.bulk), rounded
+    # down to a power of two: SQLite keeps every distinct one it prepared.
+    "bulk_values_rows": envint("BENCHVIEW_BULK_VALUES_ROWS", 256),
     # An import writes attempts' rows together once they hold about this many
     # bytes (ingest.attempt_batch): fewer statements, memory still flat.
     "import_batch_bytes": envint("BENCHVIEW_IMPORT_BATCH_BYTES", 8 * 1024**2),

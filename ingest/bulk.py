@@ -60,23 +60,34 @@ def _driver_copy(raw, table: str, columns: Sequence[str], rows: Iterable[tuple])
 def _driver_values(raw, table: str, columns: Sequence[str], rows: Iterable[tuple]) -> None:
     """Many rows per INSERT: SQLite works through a whole statement, triggers
     and all, without taking the GIL back, where ``executemany`` takes it back
-    for every row and waits for the main thread to let go of it each time."""
+    for every row and waits for the main thread to let go of it each time.
+
+    Statements hold a power of two of rows, at most ``bulk_values_rows``: the
+    driver keeps each distinct statement it prepared (over a hundred), and a
+    prepared INSERT of many rows is large, so their number stays small.
+    """
     import sqlite3
 
     most = raw.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // len(columns)
-    size = max(1, min(settings.BENCHVIEW_LIMITS["bulk_batch_size"], most))
+    wanted = settings.BENCHVIEW_LIMITS["bulk_values_rows"]
+    size = 1 << (max(1, min(wanted, most)).bit_length() - 1)
     one = "(" + ", ".join("?" * len(columns)) + ")"
     head = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+    width = len(columns)
     cursor = raw.cursor()
     try:
         chunk: list = []
         for row in rows:
             chunk.extend(row)
-            if len(chunk) >= size * len(columns):
+            if len(chunk) == size * width:
                 cursor.execute(head + ", ".join([one] * size), chunk)
                 chunk = []
-        if chunk:
-            cursor.execute(head + ", ".join([one] * (len(chunk) // len(columns))), chunk)
+        # What is left, as a sum of powers of two.
+        start, left = 0, len(chunk) // width
+        while left:
+            part = 1 << (left.bit_length() - 1)
+            cursor.execute(head + ", ".join([one] * part), chunk[start : start + part * width])
+            start, left = start + part * width, left - part
     finally:
         cursor.close()
 
