@@ -5,10 +5,11 @@ SELECT of known blobs and one of vendor requests per attempt were most of an
 import's time. Attempts' rows wait here until they hold about
 ``BENCHVIEW_LIMITS["import_batch_bytes"]``, so memory stays flat however many
 attempts a release has; then each table gets one bulk insert (``COPY`` on
-PostgreSQL for events and vendor requests, ingest.bulk). A batch's events,
-the largest write and the one that keeps the search index, go last, on a
-thread of their own (ingest.background_write) when the import gives one: the
-next batch is read meanwhile.
+PostgreSQL for events and vendor requests, ingest.bulk). A batch's blobs and
+events, the largest writes (the database compresses the one and indexes the
+other for search), go last, on a thread of their own
+(ingest.background_write) when the import gives one: the next batch is read
+meanwhile.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ class AttemptBatch:
 
 
 def _write(batch: list[PendingAttempt], background: BackgroundWrites | None) -> None:
-    _write_blobs(batch)
+    blob_rows = _new_blobs(batch)
     Attempt.all_trials.bulk_create([p.attempt for p in batch])
     for p in batch:
         for result in p.results:
@@ -75,18 +76,26 @@ def _write(batch: list[PendingAttempt], background: BackgroundWrites | None) -> 
     def event_rows():
         return (row for p in batch for row in p.event_rows())
 
+    # Blobs (raw transcripts: most of a release's bytes, compressed by
+    # PostgreSQL as they are stored) and events go last, together. The rows
+    # above refer to the blobs, which is allowed: foreign keys are checked at
+    # commit.
     if background is None:
+        bulk_insert(Blob, BLOB_COLUMNS, blob_rows)
         bulk_insert(Event, EVENT_COLUMNS, event_rows())
     else:
-        background.submit(driver_insert(Event, EVENT_COLUMNS, event_rows))
+        background.submit(
+            driver_insert(Blob, BLOB_COLUMNS, lambda: blob_rows),
+            driver_insert(Event, EVENT_COLUMNS, event_rows),
+        )
 
 
-def _write_blobs(batch: list[PendingAttempt]) -> None:
-    """The blobs not stored yet: one query to know which, one bulk insert for those kept
-    in the database; a large one goes to storage at once (Blob.store).
+def _new_blobs(batch: list[PendingAttempt]) -> list[tuple]:
+    """Rows of the blobs not stored yet, for the database (one query to know
+    which); a large one goes to storage at once (Blob.store).
 
-    Through bulk_insert, not bulk_create: one INSERT of many blobs would, with
-    DEBUG on, be logged with every byte quoted into its text.
+    Written through bulk_insert, not bulk_create: one INSERT of many blobs
+    would, with DEBUG on, be logged with every byte quoted into its text.
     """
     wanted: dict[str, bytes] = {}
     for p in batch:
@@ -101,7 +110,7 @@ def _write_blobs(batch: list[PendingAttempt]) -> None:
             Blob.store(digest, data)
         else:
             rows.append((digest, len(data), data, ""))
-    bulk_insert(Blob, BLOB_COLUMNS, rows)
+    return rows
 
 
 def _link_checks_to_requests(batch: list[PendingAttempt]) -> None:

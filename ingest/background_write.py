@@ -32,15 +32,17 @@ class BackgroundWrites:
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
 
-    def submit(self, write: Callable[[object], None]) -> None:
-        """Run ``write(driver_connection)`` on another thread, after any write before it."""
+    def submit(self, *writes: Callable[[object], None]) -> None:
+        """Run each ``write(driver_connection)`` in turn on another thread, after
+        any write before them."""
         self.wait()
         connection.ensure_connection()
         raw = connection.connection
 
         def run() -> None:
             try:
-                write(raw)
+                for write in writes:
+                    write(raw)
             except BaseException as exc:  # raised again in the main thread by wait()
                 self._error = exc
 
