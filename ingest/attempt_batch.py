@@ -42,7 +42,13 @@ class AttemptBatch:
         if replaces is not None:
             self.replaced.append(replaces)
         self.size += pending.size
-        if self.size >= self.limit:
+        # Writing a batch first waits for the write of the one before. While
+        # that is still running the batch grows instead, up to twice its size,
+        # so that a slow write (long outputs for the search index to read)
+        # is hidden behind reading the next attempts rather than waited for.
+        if self.size >= 2 * self.limit or (
+            self.size >= self.limit and not (self.background and self.background.busy())
+        ):
             self.flush()
 
     def flush(self) -> None:

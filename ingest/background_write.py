@@ -49,6 +49,11 @@ class BackgroundWrites:
         self._thread = threading.Thread(target=run, name="import-write", daemon=True)
         self._thread.start()
 
+    def busy(self) -> bool:
+        """Whether a write is still in flight (a caller that can go on without
+        the connection need not wait for it yet)."""
+        return self._thread is not None and self._thread.is_alive()
+
     def wait(self) -> None:
         """Return once no write is in flight; raise the error of one that failed."""
         if self._thread is not None:

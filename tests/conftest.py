@@ -36,6 +36,18 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, r
         settings.DATABASES["progress"]["TEST"]["NAME"] = str(folder / "test.sqlite3-progress")
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """pytest-django's, closing this process's connections before the test
+    databases are dropped: the import's progress connection (an alias of its
+    own on the same PostgreSQL database) would otherwise still be open, and
+    PostgreSQL refuses to drop a database someone is connected to."""
+    yield
+    from django.db import connections
+
+    connections.close_all()
+
+
 @pytest.fixture(autouse=True)
 def _media_in_tmp(settings, tmp_path):
     # Large blobs go to file storage; keep them out of the project folder.

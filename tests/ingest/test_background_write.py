@@ -10,8 +10,9 @@ import time
 import pytest
 from django.db import connection
 
-from ingest import bulk
-from ingest.attempt_rows import EVENT_COLUMNS
+from ingest import attempt_batch, bulk
+from ingest.attempt_batch import AttemptBatch
+from ingest.attempt_rows import EVENT_COLUMNS, PendingAttempt
 from ingest.background_write import background_writes
 from ingest.reader import open_release
 from ingest.services import release_import
@@ -110,3 +111,43 @@ def test_leaving_the_block_on_an_error_waits_for_the_write_and_keeps_that_error(
         raise KeyError("the block's error")
     # Over before the transaction could be rolled back under it.
     assert finished.is_set()
+
+
+def _pending(label: str, size: int) -> PendingAttempt:
+    return PendingAttempt(
+        label=label,
+        attempt=Attempt(),
+        results=[],
+        evidence={},
+        transcript_check=None,
+        events=[],
+        sources=[],
+        vendors={},
+        size=size,
+    )
+
+
+@pytest.mark.django_db
+def test_a_batch_grows_while_the_write_before_it_runs_up_to_twice_its_size(monkeypatch, settings):
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "import_batch_bytes": 10}
+    written: list[str] = []
+    monkeypatch.setattr(
+        attempt_batch,
+        "_write",
+        lambda batch, background: written.append("".join(p.label for p in batch)),
+    )
+    let_go = threading.Event()
+    with background_writes() as writes:
+        writes.submit(lambda raw: let_go.wait(10))
+        batch = AttemptBatch(writes)
+        for label in "abc":
+            batch.add(_pending(label, 6))
+        # Full at "b", but the write before it still runs: nothing waits for it yet.
+        assert written == []
+        batch.add(_pending("d", 6))  # twice the size: written, whatever runs
+        assert written == ["abcd"]
+        let_go.set()
+        writes.wait()
+        batch.add(_pending("e", 6))
+        batch.add(_pending("f", 6))  # full, and nothing runs: written at once
+        assert written == ["abcd", "ef"]
