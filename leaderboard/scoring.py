@@ -12,8 +12,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy
-
 TOLERANCE = 1e-9
 MISSING_VERDICT = "missing-verdict"
 MISSING_ATTEMPT = "missing-attempt"
@@ -224,6 +222,10 @@ def bootstrap_interval(
     numpy does the resampling: a bench of 100 models over 1,000 tasks needs
     10^8 draws, minutes in pure Python.
     """
+    # Imported here: this module loads with the models in every process, and
+    # numpy costs a third of a second of each one's start.
+    import numpy
+
     n = len(scores)
     if n == 0:
         return None

@@ -9,7 +9,6 @@ from django.db import transaction
 from django.db.models import F
 
 from leaderboard.models import Attempt, Bench, Disagreement, Generation, Model, Task
-from leaderboard.paired import tie_groups
 from leaderboard.scoring import (
     Cell,
     bootstrap_interval,
@@ -150,6 +149,10 @@ def _tie_links(bench: Bench, models: list[Model], ranks: dict, task_scores: dict
     """model pk -> its TieLink, models in leaderboard order (rank, then id)."""
     if not models or not any(task_scores.values()):
         return {}
+    # Imported here, not with the module: paired loads numpy, a third of a
+    # second of every process's start, and only an import's recompute needs it.
+    from leaderboard.paired import tie_groups
+
     ordered = sorted(models, key=lambda m: (ranks[m.slug], m.slug))
     links = tie_groups([task_scores[m.pk] for m in ordered], seed=f"{bench.slug}/tie-groups")
     return {m.pk: link for m, link in zip(ordered, links, strict=True)}

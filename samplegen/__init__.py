@@ -25,6 +25,15 @@ manifest), ``writer`` (the output folder) and ``release`` (the entry point);
 random streams they share.
 """
 
-from samplegen.release import HARNESS_TIMEOUT, generate_release
-
 __all__ = ["HARNESS_TIMEOUT", "generate_release"]
+
+
+def __getattr__(name: str):
+    # Loaded on first use, not when Django imports the installed apps: every
+    # process (web workers, the import worker, manage.py) would otherwise pay
+    # for the generator and what it imports at start.
+    if name in __all__:
+        from samplegen import release
+
+        return getattr(release, name)
+    raise AttributeError(f"module 'samplegen' has no attribute {name!r}")

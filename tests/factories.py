@@ -13,8 +13,10 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
@@ -37,6 +39,18 @@ def import_path(path, *, staged: bool = False):
             pytest.fail(f"{exc}: {problems}")
 
 
+def failing_import(path, *args) -> str:
+    """Run ``import_release`` where it must fail; return everything it said."""
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(CommandError) as excinfo:
+        call_command("import_release", str(path), *args, stdout=out, stderr=err)
+    return f"{out.getvalue()}\n{err.getvalue()}\n{excinfo.value}"
+
+
+def first_attempt_dir(root: Path) -> Path:
+    return sorted((root / "attempts").glob("*/*"))[0]
+
+
 def edit_json(path: Path, change) -> None:
     """Load a JSON file, let ``change`` mutate it, write it back."""
     data = json.loads(path.read_text())
@@ -50,10 +64,21 @@ START = "admin:ingest_import"
 UPLOAD = "admin:ingest_import_upload"
 
 
-def dump() -> str:
-    out = io.StringIO()
-    call_command("dumpdata", "leaderboard", "trajectories", stdout=out)
-    return out.getvalue()
+DUMPED_APPS = ("leaderboard", "trajectories")
+
+
+def dump() -> dict[str, list[tuple]]:
+    """Every row of the site's data (the leaderboard and trajectories apps, their
+    many-to-many tables included) in primary-key order: equal dumps, equal databases.
+
+    Read as plain tuples, not through ``dumpdata``'s serializer, which spent over a
+    second on the small release each call; tests compare a dump before and after.
+    """
+    return {
+        model._meta.label: list(model._base_manager.order_by("pk").values_list())
+        for app in DUMPED_APPS
+        for model in apps.get_app_config(app).get_models(include_auto_created=True)
+    }
 
 
 def tar_gz(folder: Path, target: Path) -> Path:

@@ -15,14 +15,12 @@ the suite, "long" for ``make fuzz``.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
 import shutil
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from django.db import transaction
 from hypothesis import HealthCheck, event, given, note
 from hypothesis import settings as profiles
@@ -32,7 +30,7 @@ from ingest.reader import open_release
 from ingest.services import ImportRefused, release_import
 from leaderboard.models import Bench
 from samplegen import generate_release
-from tests.factories import body_of, page_addresses
+from tests.factories import body_of, dump, page_addresses
 
 profiles.register_profile(
     "bounded",
@@ -152,12 +150,6 @@ def apply_mutation(root: Path, name: str, path: tuple, kind: str, value) -> None
     file.write_bytes(text.encode("utf-8", "surrogatepass"))
 
 
-def database_state() -> str:
-    out = io.StringIO()
-    call_command("dumpdata", "leaderboard", "trajectories", stdout=out)
-    return hashlib.sha256(out.getvalue().encode()).hexdigest()
-
-
 def media_state(root: Path) -> list[tuple[str, str]]:
     if not root.exists():
         return []
@@ -188,7 +180,7 @@ def test_a_mutated_release_imports_or_is_refused_leaving_everything_as_it_was(
     with open_release(tiny_release) as source:
         release_import(source=source)
     targets = _targets(tiny_release)
-    before_db, before_media = database_state(), media_state(media)
+    before_db, before_media = dump(), media_state(media)
     counter = iter(range(10**9))
 
     @PROFILE
@@ -209,7 +201,7 @@ def test_a_mutated_release_imports_or_is_refused_leaving_everything_as_it_was(
                 problems = refused.plan.problems if refused.plan else []
                 assert problems, "refused without saying why"
                 assert all(p.file for p in problems), [str(p) for p in problems]
-                assert database_state() == before_db
+                assert dump() == before_db
                 assert media_state(media) == before_media
             else:
                 event("accepted")

@@ -8,22 +8,16 @@ import shutil
 import tarfile
 
 import pytest
-from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
 from ingest.harbor.build import slugify
 from ingest.models import ImportRecord
 from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
+from tests.factories import dump
 from tests.ingest.harbor_trials import atif, import_harbor, job, trial, write
 
 pytestmark = pytest.mark.django_db
-
-
-def dump() -> str:
-    out = io.StringIO()
-    call_command("dumpdata", "leaderboard", "trajectories", stdout=out)
-    return out.getvalue()
 
 
 def refused(*paths, **options) -> str:

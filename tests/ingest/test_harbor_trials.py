@@ -17,6 +17,7 @@ from django.urls import reverse
 from ingest.export import release_export
 from leaderboard.models import Attempt, Bench, Disagreement, Model, Task
 from samplegen.harbor import write_sample_harbor
+from tests.factories import dump
 from tests.ingest.harbor_trials import import_harbor, job, trial
 from tests.ingest.roundtrip import release_differences
 from trajectories.models import Blob
@@ -177,11 +178,6 @@ def test_export_then_import_release_keeps_every_trial(three_trials, tmp_path):
 
 
 def test_importing_the_same_trials_again_changes_nothing(three_trials):
-    def dump() -> str:
-        out = io.StringIO()
-        call_command("dumpdata", "leaderboard", "trajectories", stdout=out)
-        return out.getvalue()
-
     before = dump()
     quiet(three_trials)
     assert dump() == before
