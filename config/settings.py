@@ -262,9 +262,9 @@ BENCHVIEW_LIMITS = {
     "bulk_values_rows": envint("BENCHVIEW_BULK_VALUES_ROWS", 256),
     # An import writes attempts' rows together once they hold about this many
     # bytes (ingest.attempt_batch): fewer statements, memory still flat.
-    # Up to three batches' worth is in memory at once: one written on a second
-    # thread while the next is read, growing to twice this size while that
-    # write runs (ingest.background_write, ingest.attempt_batch).
+    # Up to two and a half batches' worth is in memory at once: one written on a
+    # second thread while the next is read, growing to one and a half times this
+    # size while that write runs (ingest.background_write, ingest.attempt_batch).
     "import_batch_bytes": envint("BENCHVIEW_IMPORT_BATCH_BYTES", 4 * 1024**2),
     # Pages. The home page lists each bench's top models; an attempt's events are
     # read from the database this many rows per round trip.

@@ -128,8 +128,9 @@ def _pending(label: str, size: int) -> PendingAttempt:
 
 
 @pytest.mark.django_db
-def test_a_batch_grows_while_the_write_before_it_runs_up_to_twice_its_size(monkeypatch, settings):
+def test_a_batch_grows_while_the_write_before_it_runs_up_to_its_growth_limit(monkeypatch, settings):
     settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "import_batch_bytes": 10}
+    monkeypatch.setattr(attempt_batch, "GROWTH", 1.5)
     written: list[str] = []
     monkeypatch.setattr(
         attempt_batch,
@@ -141,13 +142,15 @@ def test_a_batch_grows_while_the_write_before_it_runs_up_to_twice_its_size(monke
         writes.submit(lambda raw: let_go.wait(10))
         batch = AttemptBatch(writes)
         for label in "abc":
-            batch.add(_pending(label, 6))
-        # Full at "b", but the write before it still runs: nothing waits for it yet.
+            batch.add(_pending(label, 4))
+        # Full at "c" (12 of 10), but the write before it still runs: nothing waits yet.
         assert written == []
-        batch.add(_pending("d", 6))  # twice the size: written, whatever runs
+        batch.add(_pending("d", 4))  # 16, past one and a half times: written, whatever runs
         assert written == ["abcd"]
         let_go.set()
         writes.wait()
-        batch.add(_pending("e", 6))
-        batch.add(_pending("f", 6))  # full, and nothing runs: written at once
-        assert written == ["abcd", "ef"]
+        batch.add(_pending("e", 4))
+        batch.add(_pending("f", 4))
+        assert written == ["abcd"]
+        batch.add(_pending("g", 4))  # full, and nothing runs: written at once
+        assert written == ["abcd", "efg"]
