@@ -63,6 +63,15 @@ def _media_in_tmp(settings, tmp_path):
         }
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hashing():
+    """Test users' passwords are hashed with MD5. The default (PBKDF2, a million
+    rounds) spends a third of a second of CPU on every user made and every login:
+    its point in production, only waste here."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _no_api_tallies():
     """The rate limit's per-process tallies (trajectories.api.counts) start
