@@ -13,12 +13,8 @@ from django.test import override_settings
 from leaderboard.models import Bench
 from samplegen import generate_release
 from tests import transcript_format
-from tests.factories import import_path
+from tests.factories import SMALL, import_path
 from tests.search.planted import TINY, plant
-
-# A small release: enough models, tasks and batches to exercise every page,
-# fast enough to import in every test that needs it.
-SMALL = {"models": 5, "tasks": 14, "released": 6, "seed": 7}
 
 
 @pytest.fixture(scope="session")

@@ -28,6 +28,10 @@ from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
 
 # --- releases ---------------------------------------------------------------------------------
 
+# A small release: enough models, tasks and batches to exercise every page,
+# fast enough to import in every test that needs it.
+SMALL = {"models": 5, "tasks": 14, "released": 6, "seed": 7}
+
 
 def import_path(path, *, staged: bool = False):
     """Import a release; fail the test on any problem."""
