@@ -33,15 +33,23 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, r
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup):
-    """pytest-django's, closing this process's connections before the test
-    databases are dropped: the import's progress connection (an alias of its
-    own on the same PostgreSQL database) would otherwise still be open, and
-    PostgreSQL refuses to drop a database someone is connected to."""
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's, ending every other session on the test database before it
+    is dropped: PostgreSQL refuses to drop a database someone is connected to.
+    This process holds more than one (the import's progress connection is an
+    alias of its own), and a connection a finished thread opened lives until its
+    thread's data is collected."""
     yield
-    from django.db import connections
+    from django.db import connection, connections
 
-    connections.close_all()
+    with django_db_blocker.unblock():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+        connections.close_all()
 
 
 @pytest.fixture(autouse=True)

@@ -28,3 +28,20 @@ def test_a_reimport_that_changes_the_release_changes_what_is_served(client, rele
     assert after["ETag"] != before["ETag"]
     assert json.loads(after.content)["revision"] == "02"
     assert json.loads(client.get(_url("manifest.json")).content)["title"] == "Renamed Bench"
+
+
+def test_a_bench_imported_anew_within_the_state_ttl_is_served_not_a_500(
+    client, release_copy, settings
+):
+    # The state (the bench's row id) is trusted for a while; a bench deleted and
+    # imported again in that while is a new row, and its documents are served.
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "mirror_state_ttl_s": 600}
+    old = import_path(release_copy).bench
+    assert client.get(_url("leaderboard.json")).status_code == 200
+    old.delete()
+    edit_json(release_copy / "manifest.json", lambda d: d.update(title="Imported Anew"))
+    new = import_path(release_copy).bench
+    assert new.pk != old.pk
+    manifest = client.get(_url("manifest.json"))
+    assert manifest.status_code == 200
+    assert json.loads(manifest.content)["title"] == "Imported Anew"

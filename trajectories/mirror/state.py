@@ -25,6 +25,11 @@ from trajectories.documents import FORMAT_VERSION, dumps
 _ABSENT = "absent"
 
 
+class StaleState(Exception):
+    """The bench a cached state names is gone: deleted, or replaced by a new row
+    under the same id, within the state's time to live."""
+
+
 @dataclass(frozen=True)
 class BenchState:
     pk: int
@@ -94,6 +99,10 @@ def bench_state(slug: str) -> BenchState | None:
     return state
 
 
+def forget_state(slug: str) -> None:
+    cache.delete(f"mirror:state:{slug}")
+
+
 def etag_of(body: bytes) -> str:
     return '"' + hashlib.sha256(body).hexdigest()[:40] + '"'
 
@@ -102,7 +111,8 @@ def built_document(state: BenchState, name: str, build: Callable[[Bench], object
     """The document ``name`` of the bench in ``state``, from cache or built once.
 
     ``build`` gets the Bench and returns the JSON value, or None for "no such
-    document" (not cached, so a later import can add it).
+    document" (not cached, so a later import can add it). Raises StaleState when
+    the state's bench row no longer exists.
     """
     # The fingerprint covers the revision and every other input.
     # Names can hold spaces and any length; a digest keeps the key valid for
@@ -112,7 +122,10 @@ def built_document(state: BenchState, name: str, build: Callable[[Bench], object
     found = cache.get(key)
     if found is not None:
         return found
-    value = build(Bench.objects.get(pk=state.pk))
+    bench = Bench.objects.filter(pk=state.pk).first()
+    if bench is None:
+        raise StaleState(state.slug)
+    value = build(bench)
     if value is None:
         return None
     body = dumps(value)

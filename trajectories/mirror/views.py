@@ -17,7 +17,13 @@ from leaderboard.visibility import can_see_staged
 from trajectories.documents import ATTEMPT_FILES, FORMAT_VERSION, blob_chunks, file_present
 from trajectories.documents import JSON as JSON_TYPE
 from trajectories.mirror.http import etag_matches, file_response, mirror_view
-from trajectories.mirror.state import BenchState, bench_state, built_document
+from trajectories.mirror.state import (
+    BenchState,
+    StaleState,
+    bench_state,
+    built_document,
+    forget_state,
+)
 from trajectories.models import Blob
 
 
@@ -29,7 +35,13 @@ def _state(bench: str) -> BenchState:
 
 
 def _derived(request, state: BenchState, name: str, build, *, private: bool = False):
-    built = built_document(state, name, build)
+    try:
+        built = built_document(state, name, build)
+    except StaleState:
+        # The bench was deleted or imported anew since this worker cached its
+        # state: ask the database again rather than answer from the old row.
+        forget_state(state.slug)
+        built = built_document(_state(state.slug), name, build)
     if built is None:
         raise Http404(name)
     return file_response(
