@@ -42,6 +42,8 @@ def test_a_bench_imported_anew_within_the_state_ttl_is_served_not_a_500(
     edit_json(release_copy / "manifest.json", lambda d: d.update(title="Imported Anew"))
     new = import_path(release_copy).bench
     assert new.pk != old.pk
+    task = new.tasks.filter(batch__live=True).first()
+    assert client.get(_url(f"tasks/{task.slug}.json")).status_code == 200
     manifest = client.get(_url("manifest.json"))
     assert manifest.status_code == 200
     assert json.loads(manifest.content)["title"] == "Imported Anew"

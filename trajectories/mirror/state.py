@@ -83,7 +83,7 @@ def fingerprint(bench: Bench) -> str:
 def bench_state(slug: str) -> BenchState | None:
     """The bench's current state, or None when there is no such bench."""
     ttl = settings.BENCHVIEW_LIMITS["mirror_state_ttl_s"]
-    key = f"mirror:state:{slug}"
+    key = _state_key(slug)
     if ttl > 0:
         cached = cache.get(key)
         if cached is not None:
@@ -100,7 +100,11 @@ def bench_state(slug: str) -> BenchState | None:
 
 
 def forget_state(slug: str) -> None:
-    cache.delete(f"mirror:state:{slug}")
+    cache.delete(_state_key(slug))
+
+
+def _state_key(slug: str) -> str:
+    return f"mirror:state:{slug}"
 
 
 def etag_of(body: bytes) -> str:
