@@ -67,7 +67,7 @@ def setup(database_url: str, sizes: list[int], workdir: Path) -> None:
 
     from ingest.reader import open_release
     from ingest.services import release_import
-    from samplegen import generate_release
+    from samplegen.release import generate_release
 
     call_command("migrate", verbosity=0)
     for n in sizes:

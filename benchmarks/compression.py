@@ -42,7 +42,7 @@ def build(events: int) -> None:
 
     from ingest.reader import open_release
     from ingest.services import release_import
-    from samplegen import generate_release
+    from samplegen.release import generate_release
 
     call_command("migrate", verbosity=0)
     with tempfile.TemporaryDirectory() as tmp:

@@ -201,7 +201,7 @@ def main() -> None:
     import django
 
     django.setup()
-    from samplegen import generate_release
+    from samplegen.release import generate_release
 
     rows: list = []
     print(HEADER, flush=True)

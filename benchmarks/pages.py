@@ -73,7 +73,7 @@ def build(args: argparse.Namespace) -> None:
     from ingest.reader import open_release
     from ingest.services import release_import
     from leaderboard.models import Bench
-    from samplegen import generate_release
+    from samplegen.release import generate_release
 
     call_command("migrate", verbosity=0)
     bench = Bench.objects.filter(slug=BENCH).first()

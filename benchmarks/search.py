@@ -228,7 +228,7 @@ def generate(root: Path, args) -> Path:
     import django
 
     django.setup()
-    from samplegen import generate_release
+    from samplegen.release import generate_release
 
     started = time.perf_counter()
     summary = generate_release(

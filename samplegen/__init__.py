@@ -24,16 +24,3 @@ manifest), ``writer`` (the output folder) and ``release`` (the entry point);
 ``clock``, ``ids``, ``pools`` and ``draws`` hold the timestamps, identifiers, text and
 random streams they share.
 """
-
-__all__ = ["HARNESS_TIMEOUT", "generate_release"]
-
-
-def __getattr__(name: str):
-    # Loaded on first use, not when Django imports the installed apps: every
-    # process (web workers, the import worker, manage.py) would otherwise pay
-    # for the generator and what it imports at start.
-    if name in __all__:
-        from samplegen import release
-
-        return getattr(release, name)
-    raise AttributeError(f"module 'samplegen' has no attribute {name!r}")

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.test import override_settings
 
 from leaderboard.models import Bench
-from samplegen import generate_release
+from samplegen.release import generate_release
 from tests import transcript_format
 from tests.factories import SMALL, import_path
 from tests.search.planted import TINY, plant

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from ingest.models import ImportJob
 from leaderboard.models import Batch, Task
-from samplegen import generate_release
+from samplegen.release import generate_release
 from tests.factories import import_path
 from tests.workers import db_worker
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from leaderboard.models import Attempt
-from samplegen import generate_release
+from samplegen.release import generate_release
 from tests.factories import import_path
 
 pytestmark = pytest.mark.browser

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from ingest.reader import open_release
 from ingest.services import ImportRefused, release_import
 from leaderboard.models import Bench
-from samplegen import generate_release
+from samplegen.release import generate_release
 from tests.factories import body_of, dump, page_addresses
 
 profiles.register_profile(

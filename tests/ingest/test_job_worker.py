@@ -13,7 +13,7 @@ from ingest.jobs import job_enqueue
 from ingest.locks import import_lock
 from ingest.models import ImportJob, ImportJobLive, ImportRecord
 from ingest.reader import open_release
-from samplegen import generate_release
+from samplegen.release import generate_release
 from tests.factories import dump, import_path, make_user, run_jobs
 from tests.workers import db_worker, wait_for
 

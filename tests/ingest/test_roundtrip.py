@@ -12,7 +12,7 @@ from ingest.export import ExportRefused, release_export
 from leaderboard import documents
 from leaderboard.models import Bench
 from leaderboard.services import batch_publish
-from samplegen import generate_release
+from samplegen.release import generate_release
 from tests.factories import edit_json, import_path
 from tests.ingest.roundtrip import json_differences, release_differences
 from trajectories.models import Blob

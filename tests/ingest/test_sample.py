@@ -24,7 +24,7 @@ from leaderboard.scoring import (
     model_figures,
     score_verdict,
 )
-from samplegen import generate_release
+from samplegen.release import generate_release
 from tests.factories import SMALL
 
 TINY = {"models": 4, "tasks": 12, "released": 4}
@@ -80,7 +80,7 @@ def test_bytes_do_not_depend_on_hash_randomisation(tmp_path):
     generate_release(tmp_path / "here", **TINY)
     script = (
         "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); "
-        "from samplegen import generate_release; "
+        "from samplegen.release import generate_release; "
         f"generate_release(Path(sys.argv[2]), **{TINY!r})"
     )
     env = {**os.environ, "PYTHONHASHSEED": "12345"}

@@ -23,7 +23,7 @@ from ingest.plan import build_plan
 from ingest.preview import preview_document
 from ingest.reader import open_release
 from leaderboard.models import Attempt, Bench
-from samplegen import generate_release
+from samplegen.release import generate_release
 from tests.factories import edit_json
 from tests.transcript_format import write_transcript
 from trajectories.models import Event, TranscriptCheck

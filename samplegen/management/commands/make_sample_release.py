@@ -3,7 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from samplegen import generate_release
+from samplegen.release import generate_release
 
 
 class Command(BaseCommand):
