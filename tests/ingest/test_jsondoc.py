@@ -25,6 +25,10 @@ def refusal(data: bytes) -> tuple[str, str]:
         (b'{"k\\u0022": 1, "k\\"": 2}', 'k"'),
         (b'{"k\\\\": 1, "k\\\\": 2}', "k\\"),
         (b'{"\\u006b": 1, "k": 2}', "k"),
+        # The dropped value's strings hold quotes before colons too.
+        (b'{"k": "\\":\\":", "k": 1}', "k"),
+        (b'{"k": 1, "k": "\\":"}', "k"),
+        (b'{"k": {"x\\"": "\\":"}, "k": {"x\\"": 1}}', "k"),
     ],
 )
 def test_a_key_given_twice_is_refused_with_its_path(data, path):
