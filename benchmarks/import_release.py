@@ -13,7 +13,10 @@ a fresh PostgreSQL database, then imported again unchanged, every run in its
 own process so that peak memory (ru_maxrss) belongs to that run alone, with
 DEBUG off as in production.
 
-Prints, per run, seconds, events/s, SQL statements, peak memory, the floor
+Prints, per run, seconds, events/s, SQL statements, peak memory, CPU time
+(this process's threads, and PostgreSQL's processes when the server is on
+this machine) and that CPU time over the machine's cores: no run here can
+be faster than it. Then the floor
 (reading, hashing and parsing every file of the same release, nothing else,
 measured in the same run, before and after the imports: the faster counts)
 and the ratio to it. Targets on a 2-core machine: a
@@ -77,6 +80,7 @@ def child(mode: str, release: str, database_url: str) -> None:
         return execute(sql, params, many, context)
 
     if mode == "floor":
+        cpu, database_cpu = _cpu_seconds(), None
         started = time.perf_counter()
         with open_release(release) as source:
             for name in source.names():
@@ -89,17 +93,53 @@ def child(mode: str, release: str, database_url: str) -> None:
         from ingest.services import release_import
 
         call_command("migrate", verbosity=0, skip_checks=True)
+        database_cpu = _database_cpu_seconds() if connection.vendor == "postgresql" else None
+        cpu = _cpu_seconds()
         started = time.perf_counter()
         with connection.execute_wrapper(count), open_release(release) as source:
             plan = release_import(source=source).plan
         seconds = time.perf_counter() - started
         sizes = {"attempts": len(plan.attempts), "events": plan.events}
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    cpu = _cpu_seconds() - cpu
+    if database_cpu is not None:
+        database_cpu = _database_cpu_seconds() - database_cpu
+    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(
         json.dumps(
-            {"seconds": seconds, "peak_mib": peak_kib / 1024, "statements": statements, **sizes}
+            {
+                "seconds": seconds,
+                "peak_mib": peak_mib,
+                "statements": statements,
+                "cpu": cpu,
+                "database_cpu": database_cpu or 0.0,
+                **sizes,
+            }
         )
     )
+
+
+def _cpu_seconds() -> float:
+    """CPU time of every thread of this process so far."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _database_cpu_seconds() -> float:
+    """CPU time of every PostgreSQL process on this machine so far (the
+    import's backend, and the WAL writer and checkpointer it keeps busy).
+    The benchmark's server is local; elsewhere this reads 0."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue  # the process ended
+        name, _, rest = text.partition(") ")
+        if name.endswith("(postgres"):
+            fields = rest.split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
 
 
 def run_child(mode: str, release: Path, database_url: str) -> dict:
@@ -167,8 +207,10 @@ def measure(label, release, args, tmp, rows) -> None:
 
 HEADER = (
     f"{'size':4} {'run':5} {'db':10} {'attempts':>8} {'events':>7} {'import s':>8} "
-    f"{'events/s':>9} {'stmts':>6} {'floor s':>7} {'ratio':>6} {'peak MiB':>8}"
+    f"{'events/s':>9} {'stmts':>6} {'floor s':>7} {'ratio':>6} {'peak MiB':>8} "
+    f"{'cpu s':>6} {'db cpu':>6} {'cpu/cores':>9}"
 )
+CORES = os.cpu_count() or 1
 
 
 def _line(label, run, database, result, floor) -> str:
@@ -177,7 +219,10 @@ def _line(label, run, database, result, floor) -> str:
         f"{label:4} {run:5} {database:10} {result['attempts']:8d} {result['events']:7d} "
         f"{result['seconds']:8.2f} {rate:9.0f} {result['statements']:6d} "
         f"{floor['seconds']:7.2f} {result['seconds'] / floor['seconds']:6.1f} "
-        f"{result['peak_mib']:8.0f}"
+        f"{result['peak_mib']:8.0f} {result['cpu']:6.1f} {result['database_cpu']:6.1f} "
+        # No run on this machine can be faster than its CPU time spread over
+        # every core: the bound the ratio is up against.
+        f"{(result['cpu'] + result['database_cpu']) / CORES:9.1f}"
     )
 
 

@@ -57,8 +57,8 @@ def test_a_write_that_fails_on_its_thread_leaves_the_database_as_it_was(
     real = bulk.DRIVER_INSERTERS[connection.vendor]
     failed_on: list[str] = []
 
-    def write_then_fail(raw, table, columns, rows):
-        real(raw, table, columns, rows)  # the rows are in; the failure must take them out
+    def write_then_fail(raw, table, columns, rows, types):
+        real(raw, table, columns, rows, types)  # the rows are in; the failure must take them out
         failed_on.append(threading.current_thread().name)
         raise RuntimeError("the disk is full")
 

@@ -17,7 +17,7 @@ def test_every_row_is_written_in_order_by_statements_of_a_few_sizes(count, setti
     statements: list[str] = []
     raw.set_trace_callback(statements.append)
     rows = [(n, f"w{n}", n % 2 == 0) for n in range(count)]
-    _driver_values(raw, "t", ["n", "word", "flag"], iter(rows))
+    _driver_values(raw, "t", ["n", "word", "flag"], iter(rows), None)
     raw.set_trace_callback(None)
     assert raw.execute("SELECT n, word, flag FROM t ORDER BY rowid").fetchall() == [
         (n, w, int(f)) for n, w, f in rows
