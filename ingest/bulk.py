@@ -99,6 +99,8 @@ def _driver_values(
     and all, without taking the GIL back, where ``executemany`` takes it back
     for every row and waits for the main thread to let go of it each time.
 
+    ``types`` is for PostgreSQL's binary COPY; SQLite binds values as they are.
+
     Statements hold a power of two of rows, at most ``bulk_values_rows``: the
     driver keeps each distinct statement it prepared (over a hundred), and a
     prepared INSERT of many rows is large, so their number stays small.
