@@ -89,7 +89,7 @@ def _visibility(request, task: Task) -> bool | None:
 @mirror_view
 def task(request, bench, task):
     state = _state(bench)
-    # By the bench's id, not the cached state's row: that may be a bench since
+    # By the bench's slug, not the cached state's row id: that may be a bench since
     # deleted and imported anew (see _derived).
     row = Task.objects.select_related("batch").filter(bench__slug=bench, slug=task).first()
     if row is None:
