@@ -62,9 +62,12 @@ def sort_header(
     aria = ""
     if current in (key, f"-{key}"):
         aria = "descending" if current.startswith("-") else "ascending"
-    arrow = {"ascending": " ▲", "descending": " ▼"}.get(aria, "")
+    # Every sortable header shows that it sorts, not only on hover: ↕ until it
+    # is the current sort, then the direction.
+    arrow = {"ascending": "▲", "descending": "▼"}.get(aria, "↕")
     return format_html(
-        '<th scope="col" class="{}"{}><a href="?{}">{}<span aria-hidden="true">{}</span></a></th>',
+        '<th scope="col" class="{}"{}><a href="?{}">{}<span class="sort-icon"'
+        ' aria-hidden="true">{}</span></a></th>',
         " ".join(filter(None, ["num sortable" if num else "sortable", cls])),
         format_html(' aria-sort="{}"', aria) if aria else "",
         query.urlencode(),
