@@ -6,14 +6,12 @@ exists; the task states, flags, interval and batches are counted live.
 
 from __future__ import annotations
 
-import inspect
-
 from django.db.models import Count, Q, Sum
 from django.shortcuts import render
 
 from leaderboard import paired, queries
 from leaderboard.models import Attempt, Batch, CheckResult, Task
-from leaderboard.scoring import MISSING_ATTEMPT, MISSING_VERDICT, bootstrap_interval
+from leaderboard.scoring import MISSING_ATTEMPT, MISSING_VERDICT
 
 # Rule name → (what it does, which attempts make a telling example).
 RULES: dict[str, dict] = {
@@ -30,8 +28,6 @@ RULES: dict[str, dict] = {
         "example": Q(check_results__passed=False),
     },
 }
-
-_BOOTSTRAP = inspect.signature(bootstrap_interval).parameters
 
 
 def _example(bench, user, rule: dict):
@@ -78,12 +74,10 @@ def about(request, bench: str):
             "flagged": figures["flagged"] or 0,
             "model_count": figures["models"],
             "flag_names": (MISSING_VERDICT, MISSING_ATTEMPT),
-            "resamples": _BOOTSTRAP["resamples"].default,
-            "level": round(_BOOTSTRAP["level"].default * 100),
+            "resamples": paired.RESAMPLES,
+            "level": round(paired.LEVEL * 100),
             "disagreements": bench.disagreements.count(),
             "percent": bench.is_pass_fail,
             "task_count": states["total"],
-            "tie_resamples": paired.RESAMPLES,
-            "tie_level": round(paired.LEVEL * 100),
         },
     )
