@@ -6,7 +6,6 @@ import pytest
 from django.urls import reverse
 
 from leaderboard.models import Attempt, Model, Task
-from leaderboard.paired import paired_interval
 from leaderboard.services import bench_recompute
 from tests.factories import grow, h1_count
 

@@ -1,8 +1,7 @@
 """Paired statistics against values worked out by hand."""
 
-import pytest
-
 import numpy
+import pytest
 
 from leaderboard.paired import (
     Record,
