@@ -238,3 +238,17 @@ def test_pages_of_one_attempt_per_model_see_trial_0_only(three_trials, client):
     assert f"/hb/attempts/{A}/t1/trials/" not in page
     listed = client.get(f"/api/attempts/?bench=hb&model={A}").json()
     assert len(listed["results"]) == 2
+
+
+def test_the_import_preview_predicts_the_score_that_counts_every_trial(three_trials, tmp_path):
+    from ingest.plan import build_plan
+    from ingest.preview import plan_model_figures
+    from ingest.reader import open_release
+
+    root = tmp_path / "release"
+    release_export(bench=Bench.objects.get(slug="hb"), root=root)
+    with open_release(root) as source:
+        predicted = plan_model_figures(build_plan(source))
+    stored = {m.slug: (m.score, m.rank) for m in Model.objects.all()}
+    assert predicted == stored
+    assert stored[A][0] == pytest.approx((2 / 3 + 1) / 2, abs=1e-12)
