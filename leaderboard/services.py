@@ -93,11 +93,17 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
         Model.objects.bulk_update(changed_models, list(values))
 
     count = max(len(models), 1)
+    # Summed in model pk order: the models' rank order changes as the figures
+    # do, and a different order of float sums would change the mean's last bits.
+    by_pk = sorted(models, key=lambda m: m.pk)
     changed_tasks = []
     for task in bench.tasks.all():
         # Over every model, each counting its mean over trials (0 without an attempt).
-        mean = sum(cells[m.pk][task.slug].value for m in models if task.slug in cells[m.pk])
-        mean /= count
+        total = 0.0
+        for m in by_pk:
+            if task.slug in cells[m.pk]:
+                total += cells[m.pk][task.slug].value
+        mean = total / count
         if task.mean_score != mean:
             task.mean_score = mean
             changed_tasks.append(task)
