@@ -94,15 +94,15 @@ class ModelSerializer(serializers.ModelSerializer):
             "pass_k_tasks",
         ]
 
-    @extend_schema_field(OpenApiTypes.NONE)
+    @extend_schema_field({"type": "integer", "nullable": True})
     def get_tie_group(self, model) -> None:
         return None
 
-    @extend_schema_field(OpenApiTypes.NONE)
+    @extend_schema_field({"type": "number", "nullable": True})
     def get_next_gap_low(self, model) -> None:
         return None
 
-    @extend_schema_field(OpenApiTypes.NONE)
+    @extend_schema_field({"type": "number", "nullable": True})
     def get_next_gap_high(self, model) -> None:
         return None
 
