@@ -181,6 +181,9 @@ def board(request, bench: str):
         chart_points,
         score_label="Pass rate" if bench.is_pass_fail else "Score",
         percent=bench.is_pass_fail,
+        cost_label="Cost of one run (US$, released attempts)"
+        if several
+        else "Cost (US$, released attempts)",
     )
     disagreeing = [r for r in rows if r.disagrees]
     return render(
