@@ -90,9 +90,7 @@ class Model(models.Model):
     position = models.IntegerField(help_text="order in manifest.json")
 
     rank = models.IntegerField(default=0)
-    # The range of ranks the model takes over the middle 95% of a paired
-    # bootstrap of the tasks (leaderboard.paired.rank_intervals): rank_low is
-    # the best, rank_high the worst; equal when the rank is certain.
+    # Best and worst rank over the middle 95% of paired bootstrap draws (paired.rank_intervals).
     rank_low = models.IntegerField(null=True, blank=True)
     rank_high = models.IntegerField(null=True, blank=True)
     # The mean over tasks of each task's mean over the model's trials.
@@ -102,8 +100,7 @@ class Model(models.Model):
     passed = models.IntegerField(default=0, help_text="trials scored 1")
     # Every trial; a task without an attempt counts as one (failed) trial.
     trials = models.IntegerField(default=0)
-    # Every released trial's cost, summed; and each released task's mean cost
-    # over its trials, summed (what one run of the bench costs).
+    # Every released trial's cost; and each task's mean cost over its trials, summed (one run).
     cost_usd = models.FloatField(default=0.0)
     run_cost_usd = models.FloatField(default=0.0)
     duration_s = models.FloatField(default=0.0)
@@ -111,13 +108,11 @@ class Model(models.Model):
     # The score's 95% interval, from the same bootstrap draws as the ranks.
     ci_low = models.FloatField(null=True, blank=True)
     ci_high = models.FloatField(null=True, blank=True)
-    # Pass-fail benches: pass@k and pass^k by k (as a string), and the number
-    # of tasks with at least k trials that each is averaged over.
+    # Pass-fail benches: pass@k, pass^k by k (a string), and the tasks with >= k trials.
     pass_at_k = models.JSONField(default=dict, blank=True)
     pass_hat_k = models.JSONField(default=dict, blank=True)
     pass_k_tasks = models.JSONField(default=dict, blank=True)
-    # Tasks passed in every trial, some, none ({"all", "some", "none"}), and
-    # the "some" ones as [task id, passed, trials].
+    # Tasks passed in every trial, some, none; the "some" ones as [task id, passed, trials].
     consistency = models.JSONField(default=dict, blank=True)
     some_tasks = models.JSONField(default=list, blank=True)
 
