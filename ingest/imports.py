@@ -108,6 +108,7 @@ def recorded_import(
                 scrub=scrub,
                 expected_sha256=expected_sha256,
                 progress=progress,
+                by=_who(user, via),
             )
     except ImportBusy as exc:
         exc.record = recorder.write(Outcome.REFUSED, message=str(exc)).record
@@ -127,6 +128,11 @@ def recorded_import(
     recorded = recorder.write(outcome, plan=plan, message=message)
     recorded.result = result
     return recorded
+
+
+def _who(user, via: str) -> str:
+    """Who a bench revision names: the user, else the way the release came in."""
+    return user.get_username() if user is not None else f"({via})"
 
 
 @dataclass

@@ -22,7 +22,8 @@ from ingest.progress import ProgressCallback
 from ingest.reader import ReleaseSource
 from ingest.scrub import Scrubber
 from leaderboard import jsonsafe
-from leaderboard.models import Attempt, Batch, Bench, Check, Model, Task
+from leaderboard.models import Attempt, Batch, Bench, BenchRevision, Check, Model, Task
+from leaderboard.revisions import revision_record
 from leaderboard.services import bench_recompute, generation_raise
 from trajectories.services import blob_files_sweep, blobs_collect
 
@@ -51,6 +52,7 @@ def release_import(
     expected_sha256: str | None = None,
     scrub: bool = False,
     progress: ProgressCallback | None = None,
+    by: str = "",
 ) -> ImportResult:
     """Check ``source`` and write it, in one pass and one transaction.
 
@@ -60,7 +62,8 @@ def release_import(
     ``staged``; known batches keep their state. Unchanged attempts are not
     touched, so importing the same release twice changes nothing. With
     ``scrub``, what the exporter should have scrubbed is rewritten instead of
-    refused.
+    refused. An import that changes the anonymous board records a revision of
+    the bench (``leaderboard.revisions``) in the same transaction, by ``by``.
     """
     if expected_sha256 is not None and source.sha256 != expected_sha256:
         raise ImportRefused("the release changed since it was previewed; preview it again")
@@ -69,7 +72,7 @@ def release_import(
     blob_files_sweep()
     try:
         with transaction.atomic(), background_writes() as background:
-            writer = _Writer(staged=staged, background=background)
+            writer = _Writer(staged=staged, background=background, by=by)
             release = check_release(source, progress=progress, scrub=scrub)
             plan = release.plan
             # Written as they are checked, a batch at a time (ingest.attempt_batch);
@@ -97,7 +100,8 @@ def release_import(
 class _Writer:
     """Writes a release while it is checked: its documents, each checked attempt, the scores."""
 
-    def __init__(self, *, staged: bool, background: BackgroundWrites | None = None):
+    def __init__(self, *, staged: bool, background: BackgroundWrites | None = None, by: str = ""):
+        self.by = by
         self.staged = staged
         self.written = 0
         self.blobs_removed = 0
@@ -178,6 +182,7 @@ class _Writer:
         self.batch.flush()
         published = {r.model: r.model_dump() for r in plan.leaderboard.rows}
         bench_recompute(bench=self.bench, published_rows=published)
+        revision_record(bench=self.bench, cause=BenchRevision.Cause.IMPORT, by=self.by)
         if not plan.is_noop:
             # Pages rendered before this import stop being served when it
             # commits; an import that changes nothing leaves even this row be.

@@ -8,7 +8,16 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
-from leaderboard.models import Attempt, Bench, Disagreement, Generation, Model, Task
+from leaderboard.models import (
+    Attempt,
+    Bench,
+    BenchRevision,
+    Disagreement,
+    Generation,
+    Model,
+    Task,
+)
+from leaderboard.revisions import revision_record
 from leaderboard.scoring import (
     Cell,
     competition_ranks,
@@ -207,9 +216,12 @@ def _sync_disagreements(bench: Bench, wanted) -> None:
 
 
 @transaction.atomic
-def batch_publish(*, batch, live: bool = True) -> None:
-    """Make a batch's tasks public (or staff-only again). Scores do not change."""
+def batch_publish(*, batch, live: bool = True, by: str = "") -> None:
+    """Make a batch's tasks public (or staff-only again). Scores do not change;
+    should the anonymous board change all the same, a revision is recorded."""
     if batch.live != live:
         generation_raise()
         batch.live = live
         batch.save(update_fields=["live"])
+        cause = BenchRevision.Cause.PUBLISH if live else BenchRevision.Cause.UNPUBLISH
+        revision_record(bench=batch.bench, cause=cause, by=by)

@@ -1,6 +1,16 @@
 from django.urls import path
 
-from leaderboard.views import about, board, home, matrix, model, task, tasks, versus
+from leaderboard.views import (
+    about,
+    board,
+    home,
+    matrix,
+    model,
+    revisions,
+    task,
+    tasks,
+    versus,
+)
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -9,6 +19,18 @@ urlpatterns = [
     path("<rslug:bench>/tasks/", tasks.tasks, name="tasks"),
     path("<rslug:bench>/about/", about.about, name="about"),
     path("<rslug:bench>/models/<rslug:model>/", model.model, name="model"),
+    path("<rslug:bench>/revisions/", revisions.revisions, name="revisions"),
+    path("<rslug:bench>/revisions/<rslug:rev>/", revisions.revision, name="revision"),
+    path(
+        "<rslug:bench>/revisions/<rslug:rev>/matrix/",
+        revisions.revision_matrix,
+        name="revision-matrix",
+    ),
+    path(
+        "<rslug:bench>/revisions/<rslug:a>/vs/<rslug:b>/",
+        revisions.revision_diff,
+        name="revision-diff",
+    ),
     path("<rslug:bench>/models/<rslug:a>/vs/", versus.versus_pick, name="versus-pick"),
     path("<rslug:bench>/models/<rslug:a>/vs/<rslug:b>/", versus.versus_page, name="versus"),
     path("<rslug:bench>/tasks/<rslug:task>/", task.task, name="task"),

@@ -11,7 +11,6 @@ to disk without ever holding the whole document in memory.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +19,7 @@ from django.conf import settings
 from django.core.files.storage import default_storage
 
 from leaderboard import jsonsafe
+from leaderboard.jsonbytes import dumps  # noqa: F401 (re-exported: the mirror's serialiser)
 from leaderboard.models import Attempt
 from trajectories.models import Blob, Event, VendorRequest
 
@@ -30,18 +30,6 @@ MARKDOWN = "text/markdown; charset=utf-8"
 # Bumped when the serialisation changes, so ETags derived from stored hashes
 # stop matching bytes an older version produced.
 FORMAT_VERSION = "1"
-
-_ENCODER = json.JSONEncoder(ensure_ascii=False)
-_ASCII_ENCODER = json.JSONEncoder(ensure_ascii=True)
-
-
-def dumps(value: Any) -> bytes:
-    """JSON as UTF-8. A lone surrogate (legal in JSON text, not in UTF-8) falls
-    back to ``\\u`` escapes, which decode to the same value."""
-    try:
-        return _ENCODER.encode(value).encode("utf-8")
-    except UnicodeEncodeError:
-        return _ASCII_ENCODER.encode(value).encode("ascii")
 
 
 def _one(value: Any) -> Iterator[bytes]:

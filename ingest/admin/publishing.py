@@ -18,7 +18,7 @@ def batch_publish_recorded(*, batch: Batch, live: bool, user) -> ImportRecord:
     """
     batch = Batch.objects.select_for_update().select_related("bench").get(pk=batch.pk)
     changed = batch.live != live
-    batch_publish(batch=batch, live=live)
+    batch_publish(batch=batch, live=live, by=user.get_username())
     action = "publish" if live else "unpublish"
     tasks = list(batch.tasks.order_by("batch_position", "slug").values_list("slug", flat=True))
     state = "live" if live else "staged (staff only)"

@@ -15,6 +15,7 @@ from leaderboard.models import Attempt, Model, Task
 from leaderboard.render import download
 from leaderboard.render.board import board_row
 from leaderboard.render.svg import ChartPoint, pareto_frontier, score_cost_chart
+from leaderboard.views.revisions import citation
 
 # Sort keys in their natural direction (the one a first click gives). Every
 # key ends with rank and slug, so the order is total whatever the column.
@@ -210,5 +211,6 @@ def board(request, bench: str):
             "k_text": str(k) if k else "",
             "ks": list(range(1, most + 1)) if k else [],
             "extra_columns": (2 if k else 0) + (1 if several else 0),
+            **citation(request, bench),
         },
     )

@@ -11,6 +11,7 @@ from leaderboard import queries
 from leaderboard.models import Attempt
 from leaderboard.render import download
 from leaderboard.render.svg import surface_bars
+from leaderboard.views.revisions import revision_history
 
 
 def _none_last(value: float | None) -> tuple[bool, float]:
@@ -98,5 +99,6 @@ def model(request, bench: str, model: str):
             # pass@k only says more than the score where some task ran twice or more.
             "pass_k": pass_k if len(pass_k) > 1 else [],
             "several": entry.trials > entry.tasks,
+            **revision_history(bench, entry),
         },
     )

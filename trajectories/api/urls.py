@@ -4,7 +4,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import SimpleRouter
 
-from trajectories.api import errors, root, search, views
+from trajectories.api import errors, revisions, root, search, views
 
 router = SimpleRouter()
 router.register("benches", views.BenchViewSet, basename="api-bench")
@@ -17,6 +17,11 @@ router.register("requests", views.VendorRequestViewSet, basename="api-request")
 
 urlpatterns = [
     path("", root.APIRootView.as_view(), name="api-root"),
+    path(
+        "benches/<rslug:bench>/revisions/",
+        revisions.RevisionList.as_view(),
+        name="api-bench-revisions",
+    ),
     *router.urls,
     path(
         "analysis/tool-failures/",
