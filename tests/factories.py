@@ -259,6 +259,12 @@ def page_addresses(bench) -> list[str]:
         reverse("attempt-event", args=[b, first.model.slug, first.task.slug, 0]),
         reverse("data-root"),
         reverse("data-bench", args=[b]),
+        reverse("revisions", args=[b]),
+        *(
+            reverse(name, args=[b, rev])
+            for rev in bench.revisions.values_list("slug", flat=True)[:1]
+            for name in ("revision", "revision-matrix")
+        ),
     ]
 
 

@@ -94,7 +94,7 @@ def revision_diff(request, bench: str, a: str, b: str):
 def citation(request, bench: Bench) -> dict:
     """The live board's revision and its "cite this" (one query): context for
     ``_cite.html``, empty when no revision is recorded yet."""
-    latest = bench.revisions.newest_first().only("slug", "number", "recorded_at").first()
+    latest = bench.revisions.newest_first().only("bench", "slug", "number", "recorded_at").first()
     if latest is None:
         return {}
     url = request.build_absolute_uri(reverse("revision", args=[bench.slug, latest.slug]))
@@ -113,7 +113,7 @@ def citation(request, bench: Bench) -> dict:
 
 def revision_history(bench: Bench, model: Model) -> dict:
     """The model's score across the bench's revisions, for its page (one query)."""
-    found = list(bench.revisions.only("slug", "number", "recorded_at", "leaderboard_json"))
+    found = list(bench.revisions.only("bench", "slug", "number", "recorded_at", "leaderboard_json"))
     points = model_history(found, model)
     return {
         "history": points,
