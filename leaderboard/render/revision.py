@@ -112,13 +112,30 @@ def history_chart(points: list[dict[str, Any]], *, percent: bool) -> SafeString:
     labelled, in an SVG with a title (the table beside it says the same)."""
     if not points:
         return SafeString("")
-    width, height, pad = 360, 120, 28
-    step = (width - 2 * pad) / max(len(points) - 1, 1)
+    width, height, pad, left = 360, 120, 28, 48
+    step = (width - left - pad) / max(len(points) - 1, 1)
 
     def y(score: float) -> float:
         return height - pad - score * (height - 2 * pad)
 
-    coords = [(pad + i * step, y(p["score"])) for i, p in enumerate(points)]
+    coords = [(left + i * step, y(p["score"])) for i, p in enumerate(points)]
+    scale = format_html_join(
+        "",
+        '<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/>'
+        '<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>',
+        (
+            (
+                left,
+                width - pad,
+                f"{y(v):.1f}",
+                f"{y(v):.1f}",
+                left - 6,
+                f"{y(v) + 4:.1f}",
+                formatting.score_tick(v, percent),
+            )
+            for v in (0.0, 0.5, 1.0)
+        ),  # fmt: skip
+    )
     line = " ".join(f"{x:.1f},{yy:.1f}" for x, yy in coords)
     dots = format_html_join(
         "",
@@ -140,15 +157,11 @@ def history_chart(points: list[dict[str, Any]], *, percent: bool) -> SafeString:
     return format_html(
         '<svg class="chart revision-chart" viewBox="0 0 {} {}" role="img" '
         'aria-labelledby="revision-chart-title"><title id="revision-chart-title">'
-        "Score in each revision, oldest first</title>"
-        '<line class="axis" x1="{}" x2="{}" y1="{}" y2="{}"/>'
+        "Score in each revision, oldest first</title>{}"
         '<polyline class="series" fill="none" points="{}"/>{}</svg>',
         width,
         height,
-        pad,
-        width - pad,
-        height - pad,
-        height - pad,
+        scale,
         line,
         dots,
     )
