@@ -52,13 +52,13 @@ OWN_WORDS: dict[str, tuple[str, ...]] = {
         "any mandatory check failed",
         "from the checks in its verdict.json",
         "A mandatory check failed, so the task scores 0 although other checks passed.",
-        "Beside each score is its 95% interval: a percentile bootstrap",
+        "With one trial per task this is simply the mean task score",
     ),
     "pass-fail": (
         "every one of its checks passed",
         "from the checks in its verdict.json",
         "One failed check is enough to fail the task",
-        "Beside each pass rate (shown with its counts, passed/total) is its 95% interval",
+        "With one trial per task this is simply tasks passed over tasks",
     ),
     "reward-threshold": (
         "the verifier's reward is at least the bench's threshold",
@@ -66,7 +66,7 @@ OWN_WORDS: dict[str, tuple[str, ...]] = {
         "for detail only: the reward decides",
         "from the verifier's reward and the threshold in its verdict.json",
         "is below the threshold, 1.0, so the trial fails although",
-        "Beside each pass rate (shown with its counts, passed/total) is its 95% interval",
+        "With one trial per task this is simply tasks passed over tasks",
     ),
 }
 NOT_WORDS: dict[str, tuple[str, ...]] = {

@@ -68,7 +68,11 @@ _LEFT, _RIGHT, _TOP, _BOTTOM = 56, 24, 16, 48
 
 
 def score_cost_chart(
-    points: Sequence[ChartPoint], *, score_label: str = "Score", percent: bool = False
+    points: Sequence[ChartPoint],
+    *,
+    score_label: str = "Score",
+    percent: bool = False,
+    cost_label: str = "Cost (US$, released attempts)",
 ) -> SafeString:
     """Score (y) against cost (x), every model a linked dot, the Pareto
     frontier drawn as a stepped line through its models."""
@@ -107,11 +111,11 @@ def score_cost_chart(
         )  # fmt: skip
     parts.append(
         format_html(
-            '<text class="axis-label" x="{}" y="{}" text-anchor="middle">'
-            "Cost (US$, released attempts)</text>"
+            '<text class="axis-label" x="{}" y="{}" text-anchor="middle">{}</text>'
             '<text class="axis-label" x="14" y="{}" text-anchor="middle"'
             ' transform="rotate(-90 14 {})">{}</text>',
-            _LEFT + plot_w / 2, _H - 6, _TOP + plot_h / 2, _TOP + plot_h / 2, score_label,
+            _LEFT + plot_w / 2, _H - 6, cost_label, _TOP + plot_h / 2, _TOP + plot_h / 2,
+            score_label,
         )
     )  # fmt: skip
     # The frontier as a staircase: a cheaper model's score holds until the

@@ -7,17 +7,13 @@ interval and batches are counted live.
 
 from __future__ import annotations
 
-import inspect
-
 from django.db.models import Count, Q, Sum
 from django.shortcuts import render
 
 from leaderboard import paired, queries
 from leaderboard.models import Batch, Task
 from leaderboard.rule_texts import RULES, example
-from leaderboard.scoring import MISSING_ATTEMPT, MISSING_VERDICT, bootstrap_interval
-
-_BOOTSTRAP = inspect.signature(bootstrap_interval).parameters
+from leaderboard.scoring import MISSING_ATTEMPT, MISSING_VERDICT
 
 
 def about(request, bench: str):
@@ -48,12 +44,10 @@ def about(request, bench: str):
             "flagged": figures["flagged"] or 0,
             "model_count": figures["models"],
             "flag_names": (MISSING_VERDICT, MISSING_ATTEMPT),
-            "resamples": _BOOTSTRAP["resamples"].default,
-            "level": round(_BOOTSTRAP["level"].default * 100),
+            "resamples": paired.RESAMPLES,
+            "level": round(paired.LEVEL * 100),
             "disagreements": bench.disagreements.count(),
             "percent": bench.is_pass_fail,
             "task_count": states["total"],
-            "tie_resamples": paired.RESAMPLES,
-            "tie_level": round(paired.LEVEL * 100),
         },
     )

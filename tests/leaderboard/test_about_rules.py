@@ -41,7 +41,7 @@ def test_the_about_page_says_its_rules_own_words(client, tmp_path, rule):
     for words in NOT_WORDS[rule]:
         assert words.lower() not in scoring, words
     # Sentences begin with a capital: no "passed/total. a percentile bootstrap".
-    assert not re.search(r"\. [a-z]", text.split("The interval", 1)[1].split("Tie groups")[0])
+    assert not re.search(r"\. [a-z]", text.split("The interval", 1)[1].split("Rank ranges")[0])
 
 
 def test_a_rule_the_site_does_not_know_is_not_said_to_be_recomputed(client, bench):
