@@ -118,10 +118,13 @@ def test_the_attempt_search_submitted_empty_shows_the_whole_trajectory(
     page: Page, live_server, release
 ):
     page.goto(live_server.url + addresses(release)["attempt"])
-    events = page.locator("#trajectory [id^=e]").count()
+    total = page.locator("nav.section-bar a[href='#trajectory'] .count").inner_text()
     submit_untouched(page, "form#search", "Search")
     expect(page.locator(".search-results")).to_have_count(0)
-    assert page.locator("#trajectory [id^=e]").count() == events
+    expect(page.locator("nav.section-bar a[href='#trajectory'] .count")).to_have_text(total)
+    # The trajectory from its first event on, none hidden by the empty search.
+    expect(page.locator("#e0")).to_be_visible()
+    expect(page.locator("#trajectory li.ev:not([hidden])").first).to_be_visible()
 
 
 def test_the_compare_form_submitted_untouched_compares_its_preselected_pair(
