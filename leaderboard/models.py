@@ -12,6 +12,7 @@ from django.db import connections, models
 from django.db.models import Q
 
 from leaderboard import jsonsafe
+from leaderboard.revision_models import BenchRevision  # noqa: F401 (own module; found here)
 from leaderboard.scoring import PASS_RATE_RULES
 from leaderboard.visibility import can_see_staged
 
@@ -446,7 +447,3 @@ class Generation(models.Model):
 
     def __str__(self) -> str:
         return f"generation {self.value}"
-
-
-# Its own module (this one is near the size limit); imported here so Django finds it.
-from leaderboard.revision_models import BenchRevision  # noqa: E402, F401
