@@ -30,7 +30,7 @@ BOOLEANS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "
 
 # One piece of a query: an optional "-", then field:"quoted", field:value,
 # "a phrase", or a bare word (anything up to the next space).
-_PIECE = re.compile(
+PIECE = re.compile(
     r'(?P<neg>-)?(?:(?P<field>[a-z]+):(?:"(?P<fquoted>[^"]*)"?|(?P<fvalue>\S*))'
     r'|"(?P<phrase>[^"]*)"?|(?P<word>\S+))'
 )
@@ -93,7 +93,7 @@ def _check_value(name: str, value: str) -> str | None:
 def parse(q: str, params: dict[str, list[str]] | None = None) -> Query:
     """Parse ``q``; ``params`` adds field filters from form controls (name -> values)."""
     query = Query()
-    for match in _PIECE.finditer(q or ""):
+    for match in PIECE.finditer(q or ""):
         negated = bool(match["neg"])
         name = match["field"]
         if name is not None and name in FIELDS:

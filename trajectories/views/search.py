@@ -18,6 +18,7 @@ from leaderboard import queries
 from leaderboard.models import Model, Task
 from trajectories.search.engine import download_rows, search
 from trajectories.search.query import FIELDS, Query, parse
+from trajectories.search.suggest import did_you_mean
 from trajectories.tools import TOOL_ALIASES
 
 EVENT_TYPES = ("tool_call", "message", "reasoning", "error", "user", "system")
@@ -29,6 +30,14 @@ DOWNLOAD_COLUMNS = (
 def query_from(params) -> Query:
     """The query of a request's GET parameters: ``q`` and the field controls."""
     return parse(params.get("q", ""), {name: params.getlist(name) for name in FIELDS})
+
+
+def suggestion_for(request_params, bench, user, results) -> str | None:
+    """A respelt query when this one found nothing (trajectories.search.suggest)."""
+    if results.total.value or not results.query.terms:
+        return None
+    params = {name: request_params.getlist(name) for name in FIELDS}
+    return did_you_mean(bench=bench, user=user, q=request_params.get("q", ""), params=params)
 
 
 def page_number(params) -> int:
@@ -87,6 +96,7 @@ def search_page(request, bench: str) -> HttpResponse:
         return _download(request, bench, query, fmt)
     results = search(bench=bench, user=request.user, query=query, page=page_number(request.GET))
     state = _state(request.GET)
+    suggestion = suggestion_for(request.GET, bench, request.user, results)
     models = list(
         Model.objects.filter(bench=bench).ranked().values_list("slug", "display_name", "harness")
     )
@@ -105,6 +115,8 @@ def search_page(request, bench: str) -> HttpResponse:
             "q": request.GET.get("q", ""),
             "query": query,
             "results": results,
+            "suggestion": suggestion,
+            "suggestion_link": _link(state, q=suggestion, page=None) if suggestion else "",
             "prefix": prefix,
             "facet_links": {
                 name: [(f, _link(state, **{name: f.value, "page": None})) for f in found]
