@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
+from leaderboard import facts as model_facts
 from leaderboard import queries
 from leaderboard.models import Attempt, Model, Task
 from leaderboard.render import download
@@ -77,6 +78,12 @@ def board(request, bench: str):
     provider = request.GET.get("provider", "")
     models = queries.board_models(bench, harness=harness, provider=provider)
     harnesses, providers = queries.board_facets(bench)
+    finished = queries.last_finished(bench)
+    facts = {m.pk: model_facts.facts_of(m, finished.get(m.pk)) for m in models}
+    chosen = model_facts.wanted(request.GET)
+    organisations = sorted({f.organisation for f in facts.values() if f.organisation})
+    known = {k for f in facts.values() for k, v in f.as_dict().items() if v is not None}
+    models = model_facts.keep(models, facts, chosen)
     surfaces = list(
         Task.objects.filter(bench=bench)
         .order_by("surface")
@@ -97,7 +104,7 @@ def board(request, bench: str):
     by_rank = sorted(models, key=SORTS["rank"])
     next_of = (
         {m.pk: n for m, n in zip(by_rank, by_rank[1:], strict=False)}
-        if not (harness or provider)
+        if not (harness or provider or chosen)
         else {}
     )
     models, sort = sort_models(models, request.GET.get("sort", ""), costed)
@@ -107,11 +114,13 @@ def board(request, bench: str):
         return download.table_response(
             fmt,
             name=f"{bench.slug}-leaderboard",
-            columns=["rank", "model", "display_name", "harness", "provider", "score",
+            columns=["rank", "model", "display_name", "harness", "provider",
+                     *model_facts.FIELDS, "score",
                      "ci_low", "ci_high", *(f"surface:{s}" for s in surfaces),
                      "cost_usd", "flagged"],
             rows=(
-                [m.rank, m.slug, m.display_name, m.harness, m.provider, m.score,
+                [m.rank, m.slug, m.display_name, m.harness, m.provider,
+                 *facts[m.pk].as_dict().values(), m.score,
                  m.ci_low, m.ci_high,
                  *((m.by_surface.get(s) or {}).get("score") for s in surfaces),
                  m.cost_usd if m.pk in costed else None, m.flagged]
@@ -138,6 +147,7 @@ def board(request, bench: str):
                 percent=bench.is_pass_fail,
             ),
             cost_known=m.pk in costed,
+            facts=facts[m.pk],
         )
         rows.append(BoardRow(model=m, href=href, disagrees=disagreements.get(m.pk), html=html))
     # A model without cost data has no place on a cost axis, nor on its frontier.
@@ -164,6 +174,9 @@ def board(request, bench: str):
             "provider": provider,
             "harnesses": harnesses,
             "providers": providers,
+            "organisations": organisations,
+            "known_facts": known,
+            "chosen": chosen,
             "chart": chart,
             "frontier": pareto_frontier(chart_points),
             "not_plotted": [r for r in rows if r.model.pk not in costed],

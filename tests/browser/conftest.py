@@ -42,7 +42,8 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def site_harbor_jobs(tmp_path_factory):
     root = tmp_path_factory.mktemp("harbor-fit") / "jobs"
-    write_sample_harbor(root, tasks=8, passes=(4, 2), extra_trials=False)
+    # Three models: two verified, one not (samplegen.harbor.FACTS).
+    write_sample_harbor(root, tasks=8, passes=(4, 2, 1), extra_trials=False)
     return root
 
 
