@@ -51,6 +51,17 @@ class AttemptFiles:
         """Write summary.json again after the summary was amended."""
         self.files["summary.json"] = dump(self.summary)
 
+    def light(self) -> AttemptFiles:
+        """What the release's documents need of this attempt, without its files:
+        the summary and each check's name, level and outcome."""
+        verdict = None
+        if self.verdict is not None:
+            keep = ("name", "level", "passed")
+            verdict = {"checks": [{k: c[k] for k in keep} for c in self.verdict["checks"]]}
+        return AttemptFiles(
+            self.model, self.task, {}, self.summary, verdict, self.score, "", self.trial
+        )
+
     @property
     def flags(self) -> list[str]:
         return list(self.summary["flags"])

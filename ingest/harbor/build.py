@@ -1,25 +1,32 @@
-"""Harbor trees → one in-memory release: the adapter's entry point.
+"""Harbor trees → one release: the adapter's entry point.
 
-``harbor_release`` reads every trial of the given trees, maps models and
-tasks to release ids, keeps the bench's other models (unless ``replace``)
-and returns a ``HarborSource`` for ``ingest.services.release_import``. Every
-refusal is collected first and raised together as ``HarborError``, before
-anything could be written.
+``harbor_release`` reads the trees in two steps. First every trial's
+``result.json`` (already read to find the trials): the bench's models and
+tasks, with what makes each one of a kind (``identity``). Then each trial's
+other files, one trial at a time: the attempt is built, the small parts the
+release's documents need are kept and the rest dropped; the import builds
+it again when its turn comes (``source.HarborSource``), so memory does not
+grow with the jobs. Every refusal is collected and raised together as
+``HarborError``, before anything could be written.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
+from functools import partial
 
 from ingest import schema
-from ingest.harbor.attempts import AttemptFiles, trial_attempt
+from ingest.harbor.attempts import AttemptFiles, dump, trial_attempt
 from ingest.harbor.errors import HarborError
-from ingest.harbor.existing import NotHarborBench, kept_models
+from ingest.harbor.existing import NotHarborBench, kept_files, kept_models
+from ingest.harbor.identity import ModelIdentity, model_clashes, repeated_trials, task_clashes
 from ingest.harbor.layout import RESULT, find_trials
 from ingest.harbor.release import ModelEntry, TaskEntry, release_files, task_checks
-from ingest.harbor.source import HarborSource
-from ingest.harbor.trial import Trial, TrialProblem, read_trial
+from ingest.harbor.scrubbing import SCRUB_HINT, TrialScrub
+from ingest.harbor.source import HarborSource, LazyFolder, digests_of
+from ingest.harbor.trial import Trial, TrialProblem, read_head, read_trial
 from ingest.reader import ReleaseSource
 from leaderboard.models import Bench
 from leaderboard.scoring import DEFAULT_REWARD_THRESHOLD
@@ -107,6 +114,42 @@ def _order(trial: Trial) -> tuple[str, str]:
     return (trial.started_at or "", trial.trial_name)
 
 
+@dataclass(frozen=True)
+class _Slot:
+    """Where one trial goes in the release, and what its attempt needs to be built."""
+
+    head: Trial
+    bench: str
+    model: str
+    task: str
+    n: int  # its number among the model's trials of the task
+    of: int  # how many there are
+    threshold: float
+
+
+def _build(slot: _Slot, scrub: TrialScrub, listed: list[dict] | None) -> AttemptFiles:
+    """The attempt of one trial, its files read from the trial folder."""
+    trial = read_trial(slot.head, scrub)
+    if slot.of > 1:
+        trial.notes.append(
+            f"{slot.of} trials of this model on this task; this is trial {slot.n} "
+            f"({trial.trial_name}; trial 0 is the attempt's own page)"
+        )
+    attempt = trial_attempt(
+        trial, bench=slot.bench, model=slot.model, task=slot.task, threshold=slot.threshold
+    )
+    attempt.trial = slot.n
+    if listed is not None:
+        attempt.summary["harbor"]["trials"] = listed
+        attempt.refresh()
+    return attempt
+
+
+def _rebuild(slot: _Slot, rewrite: bool, listed: list[dict] | None) -> dict[str, bytes]:
+    # Scrubbed again the same way; what it finds was reported the first time.
+    return _build(slot, TrialScrub(rewrite=rewrite), listed).files
+
+
 def harbor_release(
     trees: list[tuple[ReleaseSource, str]],
     *,
@@ -116,13 +159,21 @@ def harbor_release(
     threshold: float = DEFAULT_REWARD_THRESHOLD,
     allow_partial: bool = False,
     replace: bool = False,
+    scrub: bool = True,
 ) -> HarborRelease:
-    """Build the release of ``trees`` (each with the label that names it)."""
+    """Build the release of ``trees`` (each with the label that names it).
+
+    ``scrub`` rewrites home paths and internal host names in the trials' files
+    (listed on the source's ``scrubbed``); without it they are refused.
+    """
     problems: list[str] = []
     notes: list[str] = []
     if not is_slug(bench) or bench in RESERVED_BENCH_SLUGS:
         raise HarborError([f"--bench {bench!r}: not a valid bench id"])
+    if not math.isfinite(threshold) or threshold < 0:
+        raise HarborError([f"--pass-threshold {threshold!r}: expected a finite number, 0 or more"])
     rules = read_models_file(*models_file) if models_file else {}
+    scrubbing = TrialScrub(rewrite=scrub)
     trials: list[Trial] = []
     for tree, label in trees:
         found, found_problems, found_notes = find_trials(tree, label, allow_partial=allow_partial)
@@ -130,7 +181,7 @@ def harbor_release(
         notes += found_notes
         for folder in found:
             try:
-                trials.append(read_trial(folder))
+                trials.append(read_head(folder, scrubbing))
             except TrialProblem as exc:
                 problems.append(str(exc))
     for trial in trials:
@@ -142,60 +193,75 @@ def harbor_release(
                     f"{trial.label}: {RESULT}: no finished_at: the job is still running "
                     "(--allow-partial imports the finished trials and flags the rest)"
                 )
-    task_names: dict[str, str] = {}
-    for trial in sorted(trials, key=lambda t: t.task_name):
-        slug = slugify(trial.task_name)
-        if not is_slug(slug):
-            problems.append(f"{trial.label}: {RESULT}: task_name {trial.task_name!r} gives no id")
-        elif task_names.setdefault(slug, trial.task_name) != trial.task_name:
-            problems.append(
-                f"tasks {task_names[slug]!r} and {trial.task_name!r} both give the id {slug!r}"
-            )
-    if problems:
-        raise HarborError(sorted(set(problems), key=problems.index))
-
+    problems += repeated_trials(trials)
+    problems += task_clashes(trials, slugify)
+    problems += model_clashes(
+        trials,
+        lambda t: ModelIdentity(_model_of(t, rules).id, (t.model_name, t.agent) in rules),
+    )
+    # Refused or not, every trial is read, so that every problem is reported at once.
     models: dict[str, ModelEntry] = {}
     grouped: dict[tuple[str, str], list[Trial]] = {}
+    task_names: dict[str, str] = {}
     for trial in trials:
         model = _model_of(trial, rules)
         models.setdefault(model.id, model)
         grouped.setdefault((model.id, slugify(trial.task_name)), []).append(trial)
-    attempts: list[AttemptFiles] = []
+        task_names.setdefault(slugify(trial.task_name), trial.task_name)
+    tasks = {
+        slug: TaskEntry(slug, name, _surface(trials, name), extra={"harbor_task_name": name})
+        for slug, name in sorted(task_names.items())
+    }
+    attempts: list[AttemptFiles] = []  # each without its files (AttemptFiles.light)
+    folders: dict[str, LazyFolder] = {}
+
+    def keep(attempt: AttemptFiles, folder: LazyFolder) -> None:
+        task = tasks[attempt.task]
+        if not task.ticket and attempt.ticket:
+            task.ticket = attempt.ticket
+        folders[attempt.folder] = folder
+        attempts.append(attempt.light())
+
     for (model_id, task_id), group in sorted(grouped.items()):
         group.sort(key=_order)
-        # Several trials (n_attempts): the first is the attempt folder, trial n
-        # its trials/<n>/ folder, each with a page of its own (docs/harbor.md).
-        listed = [
-            {
-                "trial": n,
-                "trial_name": t.trial_name,
-                "reward": t.reward,
-                "exception": t.exception["type"] if t.exception else None,
-            }
-            for n, t in enumerate(group)
-        ]
         if len(group) > 1:
             notes.append(f"{model_id}/{task_id}: {len(group)} trials, each imported")
-        for n, trial in enumerate(group):
-            if len(group) > 1:
-                trial.notes.append(
-                    f"{len(group)} trials of this model on this task; this is trial {n} "
-                    f"({trial.trial_name}; trial 0 is the attempt's own page)"
-                )
-            attempt = trial_attempt(
-                trial, bench=bench, model=model_id, task=task_id, threshold=threshold
+        slots = [
+            _Slot(t, bench, model_id, task_id, n, len(group), threshold)
+            for n, t in enumerate(group)
+        ]
+        built: list[tuple[AttemptFiles, dict, _Slot]] = []
+        listed = []
+        for slot in slots:
+            try:
+                attempt = _build(slot, scrubbing, None)
+            except TrialProblem as exc:
+                problems.append(str(exc))
+                continue
+            built.append((attempt, digests_of(attempt.files), slot))
+            verdict = attempt.verdict or {}
+            listed.append(
+                {
+                    "trial": slot.n,
+                    "trial_name": slot.head.trial_name,
+                    "reward": verdict.get("reward"),
+                    "exception": slot.head.exception["type"] if slot.head.exception else None,
+                }
             )
-            attempt.trial = n
-            if len(group) > 1:
-                attempt.summary["harbor"]["trials"] = listed
-                attempt.refresh()
-            attempts.append(attempt)
-    tasks = {
-        slugify(name): TaskEntry(
-            slugify(name), name, _surface(trials, name), extra={"harbor_task_name": name}
-        )
-        for name in task_names.values()
-    }
+            attempt.files = {}  # the trial's bytes go; its digests stay
+        shown = listed if len(group) > 1 else None
+        for attempt, digests, slot in built:
+            if shown is not None:
+                attempt.summary["harbor"]["trials"] = shown
+                digests |= digests_of({"summary.json": dump(attempt.summary)})
+            rebuild = partial(_rebuild, slot, scrub, shown)
+            keep(attempt, LazyFolder(rebuild, digests, slot.head.label))
+    if not scrub and scrubbing.found():
+        problems += [f"{finding} (not scrubbed)" for finding in scrubbing.found()]
+    if problems:
+        hint = SCRUB_HINT if not scrub and scrubbing.found() else ""
+        raise HarborError(sorted(set(problems), key=problems.index), hint=hint)
+
     existing = Bench.objects.filter(slug=bench).first()
     kept: list[str] = []
     if existing is not None and not replace:
@@ -208,12 +274,11 @@ def harbor_release(
             kept.append(entry.id)
         for task in kept_tasks:
             tasks.setdefault(task.id, task)
-        attempts += kept_attempts
+        for attempt in kept_attempts:
+            rebuild = partial(kept_files, existing, attempt.model, attempt.task, attempt.trial)
+            origin = f"bench {bench}: {attempt.folder} (kept)"
+            keep(attempt, LazyFolder(rebuild, digests_of(attempt.files), origin))
         title = title or existing.title
-    for attempt in attempts:
-        task = tasks[attempt.task]
-        if not task.ticket and attempt.ticket:
-            task.ticket = attempt.ticket
     checks = task_checks(attempts)
     for task in tasks.values():
         task.checks = checks.get(task.id, [])
@@ -225,7 +290,10 @@ def harbor_release(
         attempts=attempts,
     )
     name = "+".join(label.rsplit("/", 1)[-1] for _, label in trees)
-    return HarborRelease(HarborSource(name=name, files=files), len(trials), notes, kept)
+    source = HarborSource(
+        name=name, files=files, folders=folders, scrubbed=scrubbing.found() if scrub else []
+    )
+    return HarborRelease(source, len(trials), notes, kept)
 
 
 def _surface(trials: list[Trial], name: str) -> str:
