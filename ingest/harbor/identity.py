@@ -35,7 +35,8 @@ def repeated_trials(trials: list[Trial]) -> list[str]:
     for trial in trials:
         seen = first.setdefault(_trial_key(trial), trial)
         if seen is not trial:
-            pairs.setdefault((_job_of(seen), _job_of(trial)), []).append(trial.trial_name)
+            pair = tuple(sorted((_job_of(seen), _job_of(trial))))
+            pairs.setdefault(pair, []).append(trial.trial_name)
     problems = []
     for (a, b), names in pairs.items():
         where = f"{a} (given twice)" if a == b else f"{a} and {b}"
