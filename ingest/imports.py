@@ -60,6 +60,8 @@ def recorded_import(
     progress: ProgressCallback | None = None,
     bench: str | None = None,
     opener: Callable[[], AbstractContextManager] | None = None,
+    harbor_scrub: bool = True,
+    harbor_models: tuple[bytes, str] | None = None,
 ) -> RecordedImport:
     """Check (``action`` dry-run or preview) or import the release at ``path``, and record it.
 
@@ -71,10 +73,11 @@ def recorded_import(
     ``record``), then raised, so a caller can say "try later".
 
     The admin (``via`` admin) also takes Harbor jobs at ``path``, told apart by
-    content and imported into ``bench``. ``opener`` replaces the opening of
-    ``path`` (import_harbor builds its release from several paths); for an
-    import it is called under the lock, so what it reads of the database
-    cannot change before the import.
+    content and imported into ``bench``: scrubbed unless ``harbor_scrub`` is
+    False (``scrub`` is for a release), with ``harbor_models`` as the models
+    file. ``opener`` replaces the opening of ``path`` (import_harbor builds its
+    release from several paths); for an import it is called under the lock, so
+    what it reads of the database cannot change before the import.
     """
     started = time.monotonic()
     recorder = _Recorder(
@@ -88,14 +91,20 @@ def recorded_import(
     )
     if opener is None:
         if via == ImportRecord.Via.ADMIN:
-            opener = lambda: open_release_or_jobs(path, name=name or str(path), bench=bench)  # noqa: E731
+            opener = lambda: open_release_or_jobs(  # noqa: E731
+                path,
+                name=name or str(path),
+                bench=bench,
+                scrub=harbor_scrub,
+                models_file=harbor_models,
+            )
         else:
             opener = lambda: open_release(path)  # noqa: E731
     try:
         if action in CHECK_ONLY:
             with opener() as source:
                 recorder.opened(source, name)
-                plan = build_plan(source, progress=progress, scrub=scrub)
+                plan = build_plan(source, progress=progress, scrub=_scrub(source, scrub))
             if not plan.ok:
                 message = f"{len(plan.problems)} problem(s); nothing was written"
                 return recorder.write(Outcome.REFUSED, plan=plan, message=message)
@@ -105,7 +114,7 @@ def recorded_import(
             result = release_import(
                 source=source,
                 staged=staged,
-                scrub=scrub,
+                scrub=_scrub(source, scrub),
                 expected_sha256=expected_sha256,
                 progress=progress,
             )
@@ -127,6 +136,12 @@ def recorded_import(
     recorded = recorder.write(outcome, plan=plan, message=message)
     recorded.result = result
     return recorded
+
+
+def _scrub(source, scrub: bool) -> bool:
+    """Harbor jobs were scrubbed (or refused) as they were read: the checks of
+    the release built from them then rewrite what an escape hid, the same way."""
+    return getattr(source, "scrubs", scrub)
 
 
 @dataclass

@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass, field
 from functools import partial
 
+import orjson
+
 from ingest import schema
 from ingest.harbor.attempts import AttemptFiles, dump, trial_attempt
 from ingest.harbor.errors import HarborError
@@ -59,6 +61,16 @@ class HarborRelease:
     trials: int
     notes: list[str] = field(default_factory=list)
     kept_models: list[str] = field(default_factory=list)
+
+
+# How a models file given as its entries (the admin's field) is named in messages.
+MODELS_NAME = "models file"
+
+
+def models_file(entries: list | None) -> tuple[bytes, str] | None:
+    """A models file's entries (the admin's field, a job's ``harbor_models``) as
+    ``harbor_release`` takes a file."""
+    return None if entries is None else (orjson.dumps(entries), MODELS_NAME)
 
 
 def read_models_file(data: bytes, name: str) -> dict[tuple[str, str], ModelRule]:
@@ -291,7 +303,11 @@ def harbor_release(
     )
     name = "+".join(label.rsplit("/", 1)[-1] for _, label in trees)
     source = HarborSource(
-        name=name, files=files, folders=folders, scrubbed=scrubbing.found() if scrub else []
+        name=name,
+        files=files,
+        folders=folders,
+        scrubbed=scrubbing.found() if scrub else [],
+        scrubs=scrub,
     )
     return HarborRelease(source, len(trials), notes, kept)
 

@@ -24,11 +24,16 @@ def _is_release(path: str | os.PathLike) -> ReleaseSource | None:
 
 @contextmanager
 def open_release_or_jobs(
-    path: str | os.PathLike, *, name: str, bench: str | None
+    path: str | os.PathLike,
+    *,
+    name: str,
+    bench: str | None,
+    scrub: bool = True,
+    models_file: tuple[bytes, str] | None = None,
 ) -> Iterator[ReleaseSource | HarborSource]:
     """A release (manifest.json at its root or in one top-level folder), or else
-    Harbor jobs imported into ``bench``, which they need. Raises ReleaseReadError
-    or HarborError."""
+    Harbor jobs imported into ``bench``, which they need, scrubbed unless
+    ``scrub`` is False. Raises ReleaseReadError or HarborError."""
     release = _is_release(path)
     if release is not None:
         with release:
@@ -42,6 +47,8 @@ def open_release_or_jobs(
                     "the bench id to import into"
                 ]
             )
-        built = harbor_release([(tree, Path(name).name)], bench=bench)
+        built = harbor_release(
+            [(tree, Path(name).name)], bench=bench, scrub=scrub, models_file=models_file
+        )
         with built.source as source:
             yield source

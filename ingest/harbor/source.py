@@ -49,9 +49,12 @@ class HarborSource:
         files: dict[str, bytes],
         folders: dict[str, LazyFolder] | None = None,
         scrubbed: list[str] | None = None,
+        scrubs: bool = True,
     ):
         self.name = name
         self.scrubbed = list(scrubbed or [])
+        # Whether the jobs were scrubbed: the release's own checks then scrub too.
+        self.scrubs = scrubs
         self._files = dict(files)
         self._folders = dict(folders or {})
         sizes = {path: len(data) for path, data in self._files.items()}
