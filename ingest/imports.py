@@ -97,6 +97,7 @@ def recorded_import(
                 bench=bench,
                 scrub=harbor_scrub,
                 models_file=harbor_models,
+                progress=progress,
             )
         else:
             opener = lambda: open_release(path)  # noqa: E731

@@ -29,6 +29,7 @@ from ingest.harbor.release import ModelEntry, TaskEntry, release_files, task_che
 from ingest.harbor.scrubbing import SCRUB_HINT, TrialScrub
 from ingest.harbor.source import HarborSource, LazyFolder, digests_of
 from ingest.harbor.trial import Trial, TrialProblem, read_head, read_trial
+from ingest.progress import Phase, Progress, ProgressCallback
 from ingest.reader import ReleaseSource
 from leaderboard.models import Bench
 from leaderboard.scoring import DEFAULT_REWARD_THRESHOLD
@@ -172,11 +173,13 @@ def harbor_release(
     allow_partial: bool = False,
     replace: bool = False,
     scrub: bool = True,
+    progress: ProgressCallback | None = None,
 ) -> HarborRelease:
     """Build the release of ``trees`` (each with the label that names it).
 
     ``scrub`` rewrites home paths and internal host names in the trials' files
     (listed on the source's ``scrubbed``); without it they are refused.
+    ``progress`` hears of each trial read (phase "checking").
     """
     problems: list[str] = []
     notes: list[str] = []
@@ -234,6 +237,7 @@ def harbor_release(
         folders[attempt.folder] = folder
         attempts.append(attempt.light())
 
+    done = 0
     for (model_id, task_id), group in sorted(grouped.items()):
         group.sort(key=_order)
         if len(group) > 1:
@@ -251,6 +255,9 @@ def harbor_release(
                 problems.append(str(exc))
                 continue
             built.append((attempt, digests_of(attempt.files), slot))
+            done += 1
+            if progress:
+                progress(Progress(Phase.CHECKING, done, len(trials)))
             verdict = attempt.verdict or {}
             listed.append(
                 {

@@ -10,6 +10,7 @@ from pathlib import Path
 from ingest.harbor.build import harbor_release
 from ingest.harbor.errors import HarborError
 from ingest.harbor.source import HarborSource
+from ingest.progress import ProgressCallback
 from ingest.reader import ReleaseReadError, ReleaseSource, open_release, open_tree
 
 
@@ -30,6 +31,7 @@ def open_release_or_jobs(
     bench: str | None,
     scrub: bool = True,
     models_file: tuple[bytes, str] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> Iterator[ReleaseSource | HarborSource]:
     """A release (manifest.json at its root or in one top-level folder), or else
     Harbor jobs imported into ``bench``, which they need, scrubbed unless
@@ -48,7 +50,11 @@ def open_release_or_jobs(
                 ]
             )
         built = harbor_release(
-            [(tree, Path(name).name)], bench=bench, scrub=scrub, models_file=models_file
+            [(tree, Path(name).name)],
+            bench=bench,
+            scrub=scrub,
+            models_file=models_file,
+            progress=progress,
         )
         with built.source as source:
             yield source

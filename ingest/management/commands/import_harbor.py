@@ -100,6 +100,7 @@ class Command(BaseCommand):
                     allow_partial=options["allow_partial"],
                     replace=options["replace"],
                     scrub=scrub,
+                    progress=progress,
                 )
                 for line in describe(release):
                     self.stdout.write(line)
