@@ -83,10 +83,11 @@ def model_clashes(trials: list[Trial], identify: Callable[[Trial], ModelIdentity
         mine, theirs = (trial.model_name, trial.agent), (seen.model_name, seen.agent)
         if mine != theirs:
             key = (ident.id, *sorted([repr(mine), repr(theirs)]))
+            a, b = sorted((seen, trial), key=lambda t: (t.model_name, t.agent, t.label))
             problems.setdefault(
                 key,
-                f"models {seen.model_name!r} ({seen.agent}, in {seen.label}) and "
-                f"{trial.model_name!r} ({trial.agent}, in {trial.label}) both give the id "
+                f"models {a.model_name!r} ({a.agent}, in {a.label}) and "
+                f"{b.model_name!r} ({b.agent}, in {b.label}) both give the id "
                 f"{ident.id!r}: they would merge into one row; give each its own id "
                 "in a --models file",
             )
