@@ -6,8 +6,8 @@ import orjson
 from django import forms
 
 from ingest.admin import import_dir
-from ingest.harbor.build import MODELS_NAME, read_models_file
 from ingest.harbor.errors import HarborError
+from ingest.harbor.naming import MODELS_NAME, read_models_file
 
 HARBOR_BENCH_HELP = (
     "Only for Harbor jobs (an archive or folder of job or trial folders, told apart from a "

@@ -26,7 +26,7 @@ from django_tasks import TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 
 from ingest.admin.staging import Staged
-from ingest.harbor.build import models_file
+from ingest.harbor.naming import models_file
 from ingest.imports import Outcome, recorded_import
 from ingest.job_live import LiveReporter, live_drop, live_rows, this_host
 from ingest.locks import ImportBusy

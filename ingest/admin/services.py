@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.harbor.build import models_file
+from ingest.harbor.naming import models_file
 from ingest.imports import Action, Outcome, recorded_import
 from ingest.models import ImportRecord
 from ingest.preview import preview_document

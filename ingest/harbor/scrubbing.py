@@ -42,6 +42,11 @@ class TrialScrub:
     scrubber: Scrubber = field(default_factory=Scrubber)
     _seen: dict[tuple[str, str, str, str], _Seen] = field(default_factory=dict)
 
+    @property
+    def total(self) -> int:
+        """Every finding so far, repeats included: whether a trial had any."""
+        return sum(1 + seen.more for seen in self._seen.values())
+
     def found(self) -> list[str]:
         return [
             seen.message + (f" (and {seen.more} more place(s) in that file)" if seen.more else "")
