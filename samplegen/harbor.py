@@ -60,13 +60,17 @@ TIMEOUT_MODEL = "devstral-3"
 
 
 def task_names(count: int) -> list[str]:
+    """``count`` distinct task names; past the 528 combinations of words, each
+    further round of them carries its number (``fix_rate_limiter_bug_2``)."""
     names = []
     i = 0
+    combinations = len(_VERBS) * len(_NOUNS) * len(_SUFFIXES)
     while len(names) < count:
         verb = _VERBS[i % len(_VERBS)]
         noun = _NOUNS[(i // len(_VERBS)) % len(_NOUNS)]
         suffix = _SUFFIXES[(i // (len(_VERBS) * len(_NOUNS))) % len(_SUFFIXES)]
-        names.append(f"{verb}_{noun}_{suffix}")
+        round_ = i // combinations
+        names.append(f"{verb}_{noun}_{suffix}" + (f"_{round_ + 1}" if round_ else ""))
         i += 1
     return names
 
