@@ -1,11 +1,12 @@
 """Harbor import speed and memory beside the v1 import of the same content, at several sizes.
 
-    .venv/bin/python benchmarks/import_harbor.py [--tasks 180] [--steps 50] [--scales 1,4]
+    .venv/bin/python benchmarks/import_harbor.py [--tasks 64] [--steps 150] [--scales 1,4]
                                                  [--pg URL]
 
 For each scale, writes the synthetic Harbor jobs (``write_sample_harbor``: six
 models, ``tasks x scale`` tasks, every trajectory with ``steps`` extra steps of
-about 6 KB, so the defaults make about 410 MB at 1x), writes the release-v1
+about 6 KB: the defaults make trials of about 1 MB, as public Harbor jobs'
+are, and about 420 MB at 1x), writes the release-v1
 folder the adapter makes of them, then imports each into a fresh database,
 every import in its own process: ``import_harbor``'s path (read the trial
 folders, build the release one trial at a time, import it) and
@@ -135,8 +136,8 @@ def _prepare_in_child(work: Path, tasks: int, steps: int) -> tuple[Path, Path, i
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tasks", type=int, default=180, help="tasks at scale 1")
-    parser.add_argument("--steps", type=int, default=50, help="extra 6 KB steps per trial")
+    parser.add_argument("--tasks", type=int, default=64, help="tasks at scale 1")
+    parser.add_argument("--steps", type=int, default=150, help="extra 6 KB steps per trial")
     parser.add_argument("--scales", default="1,4", help="comma-separated multiples of --tasks")
     parser.add_argument("--pg", help="also run on PostgreSQL (a server URL)")
     args = parser.parse_args()

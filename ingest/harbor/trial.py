@@ -223,8 +223,11 @@ def read_head(folder: TrialFolder, scrub: TrialScrub | None = None) -> Trial:
     started = _timestamp(doc.get("started_at"), f"{at}: started_at")
     finished = _timestamp(doc.get("finished_at"), f"{at}: finished_at")
     costs = f"{at}: agent_result"
+    # What read_trial still needs of result.json: the head is kept for every
+    # trial until the import ends, the rest of the document is not.
+    kept = replace(folder, result={"verifier_result": folder.result.get("verifier_result")})
     return Trial(
-        folder=folder,
+        folder=kept,
         task_name=task_name,
         trial_name=str(doc.get("trial_name") or folder.prefix.rstrip("/").rsplit("/", 1)[-1]),
         agent=agent,
