@@ -11,7 +11,7 @@ import pytest
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from ingest.harbor.build import slugify
+from ingest.harbor.naming import slugify
 from ingest.models import ImportRecord
 from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
 from tests.factories import dump
