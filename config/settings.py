@@ -292,6 +292,15 @@ BENCHVIEW_LIMITS = {
     "search_events_per_attempt": envint("BENCHVIEW_SEARCH_EVENTS_PER_ATTEMPT", 5),
     "search_count_cap": envint("BENCHVIEW_SEARCH_COUNT_CAP", 10_000),
     "search_download_max_rows": envint("BENCHVIEW_SEARCH_DOWNLOAD_MAX_ROWS", 10_000),
+    # What one search may ask and take (docs/search.md): characters of the
+    # query; words or phrases it must find; words or phrases it excludes (each
+    # one more condition on every candidate event); seconds its queries may
+    # run in all (PostgreSQL's statement timeout, SQLite's progress handler)
+    # before it answers "too broad, narrow it" instead of holding a worker.
+    "search_query_max_chars": envint("BENCHVIEW_SEARCH_QUERY_MAX_CHARS", 500),
+    "search_max_terms": envint("BENCHVIEW_SEARCH_MAX_TERMS", 12),
+    "search_max_excluded": envint("BENCHVIEW_SEARCH_MAX_EXCLUDED", 8),
+    "search_time_limit_ms": envint("BENCHVIEW_SEARCH_TIME_LIMIT_MS", 2500),
     # A search hit's snippet (results pages and the attempt page's search): its
     # length, and how much of it comes before the hit.
     "search_snippet_chars": envint("BENCHVIEW_SEARCH_SNIPPET_CHARS", 240),
