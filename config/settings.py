@@ -72,6 +72,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_tasks",
     "django_tasks_db",
+    # Sign-in lockout (see AXES_ below).
+    "axes",
     "leaderboard",
     "trajectories",
     "ingest",
@@ -97,6 +99,8 @@ MIDDLEWARE = [
     "leaderboard.page_cache.PageCacheMiddleware",
     # The same for /api/ answers, counting each one for the API's rate limit.
     "trajectories.api.answer_cache.APIAnswerCacheMiddleware",
+    # Answers a locked-out sign-in with the lockout page (AXES_ below).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -195,6 +199,25 @@ for _proxy in BENCHVIEW_TRUSTED_PROXIES:
         raise ImproperlyConfigured(
             f"BENCHVIEW_TRUSTED_PROXIES: {_proxy!r} is not an address or network"
         ) from None
+# Sign-in lockout (django-axes; docs/operations.md): after
+# login_failure_limit failed sign-ins for one account, or from one client
+# address (the address the API's rate limit sees, through
+# BENCHVIEW_TRUSTED_PROXIES), further sign-ins for it are refused for
+# login_lockout_minutes, counted anew by each further try. The failures are
+# rows of the database, so every worker and host counts the same ones.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# Read per request from BENCHVIEW_LIMITS below.
+AXES_FAILURE_LIMIT = "config.login_lockout.failure_limit"
+AXES_COOLOFF_TIME = "config.login_lockout.cool_off"
+AXES_CLIENT_IP_CALLABLE = "config.login_lockout.request_client_address"
+AXES_LOCKOUT_CALLABLE = "config.login_lockout.lockout_response"
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 
@@ -325,6 +348,10 @@ BENCHVIEW_LIMITS = {
     "attempt_events_per_piece": envint("BENCHVIEW_ATTEMPT_EVENTS_PER_PIECE", 500),
     "compare_step_chars": envint("BENCHVIEW_COMPARE_STEP_CHARS", 160),
     "matrix_tasks_per_page": envint("BENCHVIEW_MATRIX_TASKS_PER_PAGE", 200),
+    # Sign-in: failed tries for one account or from one address before it is
+    # locked out, and for how long (config/login_lockout.py).
+    "login_failure_limit": envint("BENCHVIEW_LOGIN_FAILURE_LIMIT", 5),
+    "login_lockout_minutes": envint("BENCHVIEW_LOGIN_LOCKOUT_MINUTES", 15),
     "api_page_size": envint("BENCHVIEW_API_PAGE_SIZE", 100),
     "api_max_page_size": envint("BENCHVIEW_API_MAX_PAGE_SIZE", 1000),
     # The /data/v1 mirror: browser/CDN cache lifetime of public files; how long a
