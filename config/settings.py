@@ -461,6 +461,11 @@ SPECTACULAR_SETTINGS = {
     # The API is read-only and open: no security schemes, so the docs page
     # shows no "Authorize" button suggesting a login.
     "AUTHENTICATION_WHITELIST": [],
+    # Every error status, in the one error shape (trajectories/api/schema.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "trajectories.api.schema.document_errors",
+    ],
 }
 
 LOGGING = {
