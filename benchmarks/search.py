@@ -225,7 +225,8 @@ def report_worst(database: str, result: dict) -> None:
     for label, row in result["worst"].items():
         verdict = "ok" if row["s"] <= WORST_TARGET_S and row["status"] in (200, 400) else "SLOW"
         print(
-            f"  {label:15} {row['s'] * 1000:8.0f} ms  {row['status']}  {verdict:4}  {row['said']}"
+            f"  {label:15} {row['s'] * 1000:8.0f} ms  {row['status']}  {verdict:4}  "
+            f"{row['bench']}: {row['said']}"
         )
 
 
