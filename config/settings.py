@@ -13,36 +13,9 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from config.env import envbool, envint, envlist
+
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-def envbool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    lowered = value.strip().lower()
-    if lowered in {"1", "true", "yes", "on"}:
-        return True
-    if lowered in {"0", "false", "no", "off"}:
-        return False
-    raise ImproperlyConfigured(f"{name}={value!r} is not a boolean (use true or false)")
-
-
-def envint(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    try:
-        return int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
-
-
-def envlist(name: str, default: list[str]) -> list[str]:
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    return [item.strip() for item in value.split(",") if item.strip()]
 
 
 DEBUG = envbool("DEBUG", True)
@@ -72,8 +45,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_tasks",
     "django_tasks_db",
-    # Sign-in lockout (see AXES_ below).
-    "axes",
+    "axes",  # sign-in lockout (AXES_ below)
     "leaderboard",
     "trajectories",
     "ingest",
@@ -99,8 +71,7 @@ MIDDLEWARE = [
     "leaderboard.page_cache.PageCacheMiddleware",
     # The same for /api/ answers, counting each one for the API's rate limit.
     "trajectories.api.answer_cache.APIAnswerCacheMiddleware",
-    # Answers a locked-out sign-in with the lockout page (AXES_ below).
-    "axes.middleware.AxesMiddleware",
+    "axes.middleware.AxesMiddleware",  # answers a locked-out sign-in (AXES_ below)
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -199,25 +170,18 @@ for _proxy in BENCHVIEW_TRUSTED_PROXIES:
         raise ImproperlyConfigured(
             f"BENCHVIEW_TRUSTED_PROXIES: {_proxy!r} is not an address or network"
         ) from None
-# Sign-in lockout (django-axes; docs/operations.md): after
-# login_failure_limit failed sign-ins for one account, or from one client
-# address (the address the API's rate limit sees, through
-# BENCHVIEW_TRUSTED_PROXIES), further sign-ins for it are refused for
-# login_lockout_minutes, counted anew by each further try. The failures are
-# rows of the database, so every worker and host counts the same ones.
+# Sign-in lockout by account and by address (django-axes, docs/operations.md): the
+# failures are database rows every host sees; the address is the API rate limit's.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-# Read per request from BENCHVIEW_LIMITS below.
 AXES_FAILURE_LIMIT = "config.login_lockout.failure_limit"
 AXES_COOLOFF_TIME = "config.login_lockout.cool_off"
 AXES_CLIENT_IP_CALLABLE = "config.login_lockout.request_client_address"
 AXES_LOCKOUT_CALLABLE = "config.login_lockout.lockout_response"
 AXES_RESET_ON_SUCCESS = True
-AXES_VERBOSE = False
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 
@@ -315,11 +279,8 @@ BENCHVIEW_LIMITS = {
     "search_events_per_attempt": envint("BENCHVIEW_SEARCH_EVENTS_PER_ATTEMPT", 5),
     "search_count_cap": envint("BENCHVIEW_SEARCH_COUNT_CAP", 10_000),
     "search_download_max_rows": envint("BENCHVIEW_SEARCH_DOWNLOAD_MAX_ROWS", 10_000),
-    # What one search may ask and take (docs/search.md): characters of the
-    # query; words or phrases it must find; words or phrases it excludes (each
-    # one more condition on every candidate event); seconds its queries may
-    # run in all (PostgreSQL's statement timeout, SQLite's progress handler)
-    # before it answers "too broad, narrow it" instead of holding a worker.
+    # What one search may ask (query characters, words to find, words to exclude) and
+    # take (its queries' time in all) before it is refused (docs/search.md).
     "search_query_max_chars": envint("BENCHVIEW_SEARCH_QUERY_MAX_CHARS", 500),
     "search_max_terms": envint("BENCHVIEW_SEARCH_MAX_TERMS", 12),
     "search_max_excluded": envint("BENCHVIEW_SEARCH_MAX_EXCLUDED", 8),
@@ -348,8 +309,7 @@ BENCHVIEW_LIMITS = {
     "attempt_events_per_piece": envint("BENCHVIEW_ATTEMPT_EVENTS_PER_PIECE", 500),
     "compare_step_chars": envint("BENCHVIEW_COMPARE_STEP_CHARS", 160),
     "matrix_tasks_per_page": envint("BENCHVIEW_MATRIX_TASKS_PER_PAGE", 200),
-    # Sign-in: failed tries for one account or from one address before it is
-    # locked out, and for how long (config/login_lockout.py).
+    # Sign-in: failures for an account or from an address before a lockout of N minutes.
     "login_failure_limit": envint("BENCHVIEW_LOGIN_FAILURE_LIMIT", 5),
     "login_lockout_minutes": envint("BENCHVIEW_LOGIN_LOCKOUT_MINUTES", 15),
     "api_page_size": envint("BENCHVIEW_API_PAGE_SIZE", 100),
