@@ -24,7 +24,7 @@ from typing import Any
 from leaderboard import jsonsafe
 from leaderboard.extras import merge_extras
 from leaderboard.models import Attempt, Batch, Bench, Check, CheckResult, Model, Task
-from leaderboard.scoring import trials_figure
+from leaderboard.scoring import surface_documents, trials_figure
 
 SCHEMA = "v1"
 
@@ -78,16 +78,16 @@ def manifest_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any
 
 
 def _live_sums(bench: Bench) -> dict[int, tuple[float, float]]:
-    """Cost and duration per model over attempts of live tasks only.
+    """Cost and duration per model over attempts (every trial) of live tasks only.
 
-    Summed in the order ``bench_recompute`` uses (by task pk) so a fully live
-    bench gives the stored figures bit for bit.
+    Summed in the order ``bench_recompute`` uses (by task pk, then trial) so a
+    fully live bench gives the stored figures bit for bit.
     """
     sums: dict[int, list[float]] = defaultdict(lambda: [0.0, 0.0])
     rows = (
-        Attempt.objects.public()
+        Attempt.all_trials.public()
         .filter(bench=bench)
-        .order_by("model_id", "task_id")
+        .order_by("model_id", "task_id", "trial")
         .values_list("model_id", "cost_usd", "duration_s")
     )
     for model_id, cost, duration in rows:
@@ -106,8 +106,18 @@ def _aggregate(model: Model, sums: dict[int, tuple[float, float]] | None) -> dic
         "flagged": model.flagged,
         "cost_usd": cost,
         "duration_s": duration,
-        "by_surface": model.by_surface,
+        "by_surface": surface_documents(model.by_surface),
     }
+
+
+def _rank_fields(model: Model, bench: Bench) -> dict[str, Any]:
+    """Beyond v1 (readers may ignore them): the rank range, and on pass-fail
+    benches pass@k and pass^k keyed by k as a string."""
+    found: dict[str, Any] = {"rank_low": model.rank_low, "rank_high": model.rank_high}
+    if bench.is_pass_fail:
+        found["pass_at_k"] = dict(model.pass_at_k)
+        found["pass_hat_k"] = dict(model.pass_hat_k)
+    return found
 
 
 def leaderboard_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any]:
@@ -120,6 +130,7 @@ def leaderboard_document(bench: Bench, *, live_only: bool = False) -> dict[str, 
             "harness": m.harness,
             "provider": m.provider,
             **_aggregate(m, sums),
+            **_rank_fields(m, bench),
         }
         for m in bench.models.ranked()
     ]

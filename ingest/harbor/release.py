@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ingest.harbor.attempts import RULE, AttemptFiles, dump
-from leaderboard.formatting import pass_rate
+from leaderboard.formatting import model_rate
 from leaderboard.scoring import Cell, competition_ranks, model_figures, trials_figure
 
 
@@ -52,9 +52,9 @@ def release_files(
     every = attempts
     attempts = [a for a in attempts if not a.trial]
     by_key = {(a.model, a.task): a for a in attempts}
-    trial_scores: dict[tuple[str, str], list[float]] = {}
+    trial_runs: dict[tuple[str, str], list[AttemptFiles]] = {}
     for a in further:
-        trial_scores.setdefault((a.model, a.task), []).append(a.score)
+        trial_runs.setdefault((a.model, a.task), []).append(a)
     finished = [a.summary["timing"]["finished_at"] for a in attempts] or ["1970-01-01T00:00:00Z"]
     generated_at = max(finished)
     revision = generated_at[:10]
@@ -63,13 +63,16 @@ def release_files(
     cells: dict[str, dict[str, Cell]] = {m: {} for m in model_ids}
     for a in attempts:
         cost, timing = a.summary["cost"], a.summary["timing"]
+        more = trial_runs.get((a.model, a.task), [])
         cells[a.model][a.task] = Cell(
             a.score,
             tuple(a.flags),
             True,
             cost.get("usd"),
             timing.get("duration_s"),
-            tuple(trial_scores.get((a.model, a.task), ())),
+            trials=tuple(t.score for t in more),
+            trial_costs=tuple(t.summary["cost"].get("usd") for t in more),
+            trial_durations=tuple(t.summary["timing"].get("duration_s") for t in more),
         )
     figures = {m: model_figures(cells[m], surfaces, task_ids) for m in model_ids}
     ranked = competition_ranks([(m, figures[m].score) for m in model_ids])
@@ -88,7 +91,7 @@ def release_files(
                 **figures[m].aggregate(),
                 # Beyond v1 (readers may ignore them): the pass rate with its counts.
                 "passed": f.passed,
-                "pass_rate": pass_rate(f.passed, f.trials),
+                "pass_rate": model_rate(f.score, f.passed, f.trials, f.tasks),
             }
         )
     files["leaderboard.json"] = dump({**head, "scoring_rule": RULE, "rows": rows})

@@ -1,53 +1,19 @@
 """/<bench>/about/: the bench's methodology in plain words, from its own data.
 
-The scoring rule is explained with a real attempt of this bench where one
-exists; the task states, flags, interval and batches are counted live.
+The scoring rule is explained in its own words (``leaderboard.rule_texts``)
+with a real attempt of this bench where one exists; the task states, flags,
+interval and batches are counted live.
 """
 
 from __future__ import annotations
-
-import inspect
 
 from django.db.models import Count, Q, Sum
 from django.shortcuts import render
 
 from leaderboard import paired, queries
-from leaderboard.models import Attempt, Batch, CheckResult, Task
-from leaderboard.scoring import MISSING_ATTEMPT, MISSING_VERDICT, bootstrap_interval
-
-# Rule name → (what it does, which attempts make a telling example).
-RULES: dict[str, dict] = {
-    "task-score-v4-mandatory-gated": {
-        "summary": "A task's score is 0 when any mandatory check failed. Otherwise it is the "
-        "share of the other (non-mandatory) checks that passed, and 1 when there are none. "
-        "A model's score is the mean of its task scores over every public task.",
-        # A failed mandatory check beside passing ones shows the gate at work.
-        "example": Q(check_results__mandatory=True, check_results__passed=False),
-    },
-    "pass-fail": {
-        "summary": "A task is passed (1) when every one of its checks passed, and failed (0) "
-        "otherwise. A model's score is its pass rate: tasks passed over every public task.",
-        "example": Q(check_results__passed=False),
-    },
-}
-
-_BOOTSTRAP = inspect.signature(bootstrap_interval).parameters
-
-
-def _example(bench, user, rule: dict):
-    """A visible attempt that the rule scores 0 although some checks passed."""
-    attempt = (
-        Attempt.objects.visible_to(user)
-        .filter(bench=bench)
-        .filter(rule["example"])
-        .filter(pk__in=CheckResult.objects.filter(passed=True).values("attempt_id"))
-        .select_related("model", "task")
-        .order_by("model__rank", "model__slug", "task__slug", "pk")
-        .first()
-    )
-    if attempt is None:
-        return None
-    return {"attempt": attempt, "checks": list(attempt.check_results.order_by("position", "pk"))}
+from leaderboard.models import Batch, Task
+from leaderboard.rule_texts import RULES, example
+from leaderboard.scoring import MISSING_ATTEMPT, MISSING_VERDICT
 
 
 def about(request, bench: str):
@@ -72,18 +38,16 @@ def about(request, bench: str):
             "bench": bench,
             "section": "about",
             "rule": rule,
-            "example": _example(bench, request.user, rule) if rule else None,
+            "example": example(bench, request.user, rule) if rule else None,
             "states": states,
             "batches": batches,
             "flagged": figures["flagged"] or 0,
             "model_count": figures["models"],
             "flag_names": (MISSING_VERDICT, MISSING_ATTEMPT),
-            "resamples": _BOOTSTRAP["resamples"].default,
-            "level": round(_BOOTSTRAP["level"].default * 100),
+            "resamples": paired.RESAMPLES,
+            "level": round(paired.LEVEL * 100),
             "disagreements": bench.disagreements.count(),
             "percent": bench.is_pass_fail,
             "task_count": states["total"],
-            "tie_resamples": paired.RESAMPLES,
-            "tie_level": round(paired.LEVEL * 100),
         },
     )
