@@ -23,7 +23,7 @@ from schemathesis.checks import negative_data_rejection, positive_data_acceptanc
 
 from config.wsgi import application
 
-MAX_EXAMPLES = 20
+MAX_EXAMPLES = 15
 schema = schemathesis.openapi.from_dict(SchemaGenerator().get_schema(request=None, public=True))
 schema.app = application
 
