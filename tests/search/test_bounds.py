@@ -154,3 +154,15 @@ def test_capped_counts_are_those_of_the_first_matches_in_attempt_order(planted, 
     assert results.attempts.value == 1
     assert [(f.value, f.count) for f in results.facets["model"]] == [(first.model.slug, cap)]
     assert [(f.value, f.count) for f in results.facets["task"]] == [(first.task.slug, cap)]
+
+
+@pytest.mark.django_db
+def test_a_nul_character_is_refused_as_a_value_not_a_server_error(client, planted):
+    bench, _, _ = planted
+    answer = client.get(reverse("api-search"), {"bench": "x\x00y", "q": "zebrafish"})
+    assert answer.status_code == 400 and "bench" in answer.json()["error"]["parameters"]
+    answer = client.get(*_api(bench.slug, "zebrafish", model="a\x00b"))
+    assert answer.status_code == 200
+    assert "model: takes no NUL character." in answer.json()["query"]["problems"]
+    page = client.get(search_url(bench.slug, "zebrafish task:a\x00b"))
+    assert page.status_code == 200 and "takes no NUL character" in page.content.decode()

@@ -38,7 +38,7 @@ class SearchView(APIView):
         slug = request.query_params.get("bench", "")
         if not slug:
             raise ValidationError({"bench": ["a bench id is required"]})
-        bench = Bench.objects.filter(slug=slug).first()
+        bench = Bench.objects.filter(slug=slug).first() if "\x00" not in slug else None
         if bench is None:
             raise ValidationError({"bench": [f"no bench {slug!r}"]})
         query = query_from(request.query_params)

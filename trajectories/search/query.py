@@ -87,6 +87,9 @@ class Query:
 
 
 def _check_value(name: str, value: str) -> str | None:
+    if "\x00" in value:
+        # No database column can hold it (PostgreSQL refuses it outright).
+        return f"{name}: takes no NUL character."
     if name == "ok" and value.lower() not in BOOLEANS:
         return f"ok: takes true or false, not {value!r}."
     if name == "exit" and not re.fullmatch(r"-?\d{1,9}", value):
