@@ -420,6 +420,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # No deep-link anchors inside the operations' toggle buttons: a link in a
+    # button is a control no keyboard or screen reader can reach (axe's
+    # nested-interactive). The operations stay one click from the page. No
+    # syntax colouring either: its theme's numbers fail contrast on its dark
+    # background, in inline styles a stylesheet cannot reach.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False, "syntaxHighlight": False},
     # The API is read-only and open: no security schemes, so the docs page
     # shows no "Authorize" button suggesting a login.
     "AUTHENTICATION_WHITELIST": [],

@@ -26,6 +26,7 @@ from ingest.scrub import Scrubber
 from leaderboard import jsonsafe
 from leaderboard.models import Attempt, Batch, Bench, Check, Model, Task
 from leaderboard.services import bench_recompute, generation_raise
+from trajectories.search.suggest import refresh_vocabulary
 from trajectories.services import blob_files_sweep, blobs_collect
 
 
@@ -189,6 +190,9 @@ class _Writer:
         self.batch.flush()
         published = {r.model: r.model_dump() for r in plan.leaderboard.rows}
         bench_recompute(bench=self.bench, published_rows=published)
+        # Did you mean: the vocabulary now holds this import's words (and
+        # no longer those of events it replaced).
+        refresh_vocabulary()
         if not plan.is_noop:
             # Pages rendered before this import stop being served when it
             # commits; an import that changes nothing leaves even this row be.

@@ -26,6 +26,16 @@ MODELS = (
     ("qwen-4-coder", "terminus-2", "alibaba", "Qwen 4 Coder", 3),
     ("devstral-3", "mini-swe-agent", "mistral", "Devstral 3", 2),
 )
+# What a leaderboard says of each run beyond its score (leaderboard.facts):
+# the organisation that ran it, open weights and open system, verified.
+FACTS = {
+    "gpt-6-astra": {"organisation": "OpenAI", "verified": True},
+    "claude-opus-5-5": {"organisation": "Anthropic", "verified": True},
+    "gemini-4-pro": {"organisation": "Google"},
+    "claude-sonnet-4-5": {"organisation": "SST", "open_system": True},
+    "qwen-4-coder": {"organisation": "Alibaba", "open_weights": True, "open_system": True},
+    "devstral-3": {"organisation": "Mistral AI", "open_weights": True, "open_system": True},
+}
 _VERBS = (
     "fix",
     "add",
@@ -299,6 +309,7 @@ def write_sample_harbor(
                 "id": f"{model}-{agent}",
                 "display_name": display,
                 "provider": provider,
+                **FACTS.get(model, {}),
             }
         )
     _write(root / "models.json", models_file)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from ingest import schema
 from ingest.harbor.attempts import AttemptFiles, trial_attempt
@@ -21,6 +22,8 @@ from ingest.harbor.release import ModelEntry, TaskEntry, release_files, task_che
 from ingest.harbor.source import HarborSource
 from ingest.harbor.trial import Trial, TrialProblem, read_trial
 from ingest.reader import ReleaseSource
+from leaderboard.facts import FIELDS as FACTS
+from leaderboard.facts import SPELLINGS
 from leaderboard.models import Bench
 from leaderboard.scoring import DEFAULT_REWARD_THRESHOLD
 from leaderboard.slugs import RESERVED_BENCH_SLUGS, is_slug
@@ -39,11 +42,16 @@ def title_of(bench: str) -> str:
     return " ".join(part.capitalize() for part in re.split(r"[-_.]+", bench) if part)
 
 
+TYPE_NAMES = {str: "a string", bool: "true or false"}
+
+
 @dataclass
 class ModelRule:
     id: str
     display_name: str | None = None
     provider: str | None = None
+    # Leaderboard facts (leaderboard.facts), written into models/<model>.json.
+    facts: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -75,6 +83,10 @@ def read_models_file(data: bytes, name: str) -> dict[tuple[str, str], ModelRule]
         for key in ("display_name", "provider"):
             if key in entry and not isinstance(entry[key], str):
                 problems.append(f"{where}.{key}: expected a string")
+        for key, value in entry.items():
+            kind = FACTS.get(SPELLINGS.get(key, key))
+            if kind is not None and not isinstance(value, kind):
+                problems.append(f"{where}.{key}: expected {TYPE_NAMES[kind]}")
         if problems:
             continue
         if not is_slug(entry["id"]):
@@ -83,7 +95,8 @@ def read_models_file(data: bytes, name: str) -> dict[tuple[str, str], ModelRule]
         key = (entry["model_name"], entry["agent"])
         if key in rules:
             problems.append(f"{where}: a second entry for model {key[0]!r} in {key[1]!r}")
-        rules[key] = ModelRule(entry["id"], entry.get("display_name"), entry.get("provider"))
+        facts = {k: v for k, v in entry.items() if SPELLINGS.get(k, k) in FACTS}
+        rules[key] = ModelRule(entry["id"], entry.get("display_name"), entry.get("provider"), facts)
     if problems:
         raise HarborError(problems)
     return rules
@@ -98,6 +111,7 @@ def _model_of(trial: Trial, rules: dict[tuple[str, str], ModelRule]) -> ModelEnt
             rule.display_name or shown,
             trial.agent,
             rule.provider if rule.provider is not None else trial.provider,
+            dict(rule.facts),
         )
     ident = slugify(f"{trial.model_name}-{trial.agent}" if trial.model_name else trial.agent)
     return ModelEntry(ident, shown, trial.agent, trial.provider)

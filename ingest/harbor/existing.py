@@ -12,6 +12,7 @@ import orjson
 
 from ingest.harbor.attempts import RULE, AttemptFiles
 from ingest.harbor.release import ModelEntry, TaskEntry
+from leaderboard.facts import declared
 from leaderboard.models import Attempt, Bench
 from trajectories.documents import ATTEMPT_FILES
 
@@ -30,7 +31,8 @@ def kept_models(
             f"{bench.scoring_rule!r}): use --replace to make these jobs the whole bench"
         )
     models = [
-        ModelEntry(m.slug, m.display_name, m.harness, m.provider)
+        # The facts its --models entry gave (leaderboard.facts) stay with it.
+        ModelEntry(m.slug, m.display_name, m.harness, m.provider, declared(m.extras))
         for m in bench.models.order_by("slug")
         if m.slug not in replaced
     ]

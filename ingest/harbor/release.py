@@ -23,6 +23,8 @@ class ModelEntry:
     display_name: str
     harness: str
     provider: str
+    # Extension fields of the model (leaderboard.facts: organisation, labels).
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -129,6 +131,7 @@ def release_files(
                 "schema": "v1",
                 "bench": bench,
                 "model": {
+                    **spec.extra,
                     "id": m,
                     "display_name": spec.display_name,
                     "harness": spec.harness,

@@ -16,7 +16,7 @@ from leaderboard.models import Bench
 from trajectories.search.bounded import SearchRefused
 from trajectories.search.engine import search
 from trajectories.search.query import FIELDS
-from trajectories.views.search import attempt_prefix, page_number, query_from
+from trajectories.views.search import attempt_prefix, page_number, query_from, suggestion_for
 
 _PARAMETERS = [
     OpenApiParameter("bench", OpenApiTypes.STR, required=True, description="bench id"),
@@ -57,6 +57,8 @@ class SearchView(APIView):
                 "attempts": _count(found.attempts),
                 "page": found.page,
                 "has_next": found.has_next,
+                # A respelt q that finds something, when this one found nothing.
+                "did_you_mean": suggestion_for(request.query_params, bench, request.user, found),
                 "results": [
                     {
                         "model": g.attempt.model.slug,

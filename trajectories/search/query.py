@@ -32,7 +32,7 @@ BOOLEANS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "
 
 # One piece of a query: an optional "-", then field:"quoted", field:value,
 # "a phrase", or a bare word (anything up to the next space).
-_PIECE = re.compile(
+PIECE = re.compile(
     r'(?P<neg>-)?(?:(?P<field>[a-z]+):(?:"(?P<fquoted>[^"]*)"?|(?P<fvalue>\S*))'
     r'|"(?P<phrase>[^"]*)"?|(?P<word>\S+))'
 )
@@ -127,7 +127,7 @@ def parse(q: str, params: dict[str, list[str]] | None = None) -> Query:
     if len(q) > settings.BENCHVIEW_LIMITS["search_query_max_chars"]:
         query.refusal = _refusal(q, query)
         return query
-    for match in _PIECE.finditer(q or ""):
+    for match in PIECE.finditer(q):
         negated = bool(match["neg"])
         name = match["field"]
         if name is not None and name in FIELDS:

@@ -19,6 +19,7 @@ from leaderboard.models import Model, Task
 from trajectories.search.bounded import SearchRefused
 from trajectories.search.engine import Results, Tally, download_rows, search
 from trajectories.search.query import FIELDS, Query, parse
+from trajectories.search.suggest import did_you_mean
 from trajectories.tools import TOOL_ALIASES
 
 EVENT_TYPES = ("tool_call", "message", "reasoning", "error", "user", "system")
@@ -30,6 +31,14 @@ DOWNLOAD_COLUMNS = (
 def query_from(params) -> Query:
     """The query of a request's GET parameters: ``q`` and the field controls."""
     return parse(params.get("q", ""), {name: params.getlist(name) for name in FIELDS})
+
+
+def suggestion_for(request_params, bench, user, results) -> str | None:
+    """A respelt query when this one found nothing (trajectories.search.suggest)."""
+    if results.total.value or not results.query.terms:
+        return None
+    params = {name: request_params.getlist(name) for name in FIELDS}
+    return did_you_mean(bench=bench, user=user, q=request_params.get("q", ""), params=params)
 
 
 def page_number(params) -> int:
@@ -93,6 +102,8 @@ def search_page(request, bench: str) -> HttpResponse:
         refusal = str(exc)
         results = Results(query, Tally(0, False), Tally(0, False), [], page, False)
     state = _state(request.GET)
+    # A refused query is not respelt: that would run the search it refused.
+    suggestion = None if refusal else suggestion_for(request.GET, bench, request.user, results)
     models = list(
         Model.objects.filter(bench=bench).ranked().values_list("slug", "display_name", "harness")
     )
@@ -112,6 +123,8 @@ def search_page(request, bench: str) -> HttpResponse:
             "q": request.GET.get("q", ""),
             "query": query,
             "results": results,
+            "suggestion": suggestion,
+            "suggestion_link": _link(state, q=suggestion, page=None) if suggestion else "",
             "prefix": prefix,
             "facet_links": {
                 name: [(f, _link(state, **{name: f.value, "page": None})) for f in found]
