@@ -11,6 +11,7 @@ from django.db import transaction
 from ingest.attempt_batch import AttemptBatch
 from ingest.attempt_rows import attempt_rows
 from ingest.background_write import BackgroundWrites, background_writes
+from ingest.db_statistics import statistics_refresh
 from ingest.extras import collect_extras
 from ingest.plan import (
     CheckedAttempt,
@@ -100,6 +101,8 @@ def release_import(
     except BaseException:
         blob_files_sweep()
         raise
+    if not plan.is_noop:
+        statistics_refresh()
     return result
 
 

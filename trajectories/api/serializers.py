@@ -215,6 +215,8 @@ class AttemptSerializer(serializers.ModelSerializer):
         model = Attempt
         fields = ["id", "bench", "model", "task", "surface", "score", "flags", "released", "detail"]
         fields += [*DETAIL_FIELDS, "links"]
+        # Null when the evidence is hidden (to_representation), so the schema says so.
+        extra_kwargs = {name: {"allow_null": True} for name in DETAIL_FIELDS}
 
     def to_representation(self, attempt):
         data = super().to_representation(attempt)
@@ -223,7 +225,7 @@ class AttemptSerializer(serializers.ModelSerializer):
                 data[name] = None
         return data
 
-    @extend_schema_field(OpenApiTypes.OBJECT)
+    @extend_schema_field({"type": "object", "nullable": True, "additionalProperties": {}})
     def get_links(self, attempt) -> dict | None:
         if not attempt.detail_visible:
             return None
