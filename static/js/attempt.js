@@ -103,6 +103,18 @@
     return null;
   }
 
+  // A placeholder takes the room its events will take (estimated at import:
+  // data-lines, turned into a height by the stylesheet), so nothing on screen
+  // moves when they arrive, and the scrollbar spans the whole trajectory.
+  function size(stub) {
+    if (!stub.dataset.lines) return;
+    var events = +stub.dataset.last - +stub.dataset.from + 1;
+    stub.style.setProperty("--events", events);
+    stub.style.setProperty("--lines", Math.max(+stub.dataset.lines, events));
+    stub.classList.add("ev-sized");
+  }
+  if (slicesUrl) list.querySelectorAll("li.ev-more").forEach(size);
+
   // A placeholder for events `first` to `last`, part of `stub`'s, linking
   // to the slice page that holds `first` (which marks it).
   function part(stub, first, last) {
@@ -110,6 +122,11 @@
     piece.dataset.from = first;
     piece.dataset.last = last;
     piece.classList.remove("ev-loading");
+    if (stub.dataset.lines) {
+      var share = (last - first + 1) / (+stub.dataset.last - +stub.dataset.from + 1);
+      piece.dataset.lines = Math.round(+stub.dataset.lines * share);
+      size(piece);
+    }
     var link = piece.querySelector("a");
     if (link) {
       link.textContent = "Events " + first + "\u2013" + last;
@@ -135,13 +152,17 @@
     return middle;
   }
 
-  // A promise of the element of event `index`, loading the events around it if needed.
-  function ensure(index) {
+  // A promise of the element of event `index`, loading the events around it
+  // if needed. With `show`, the placeholder of those events is scrolled to
+  // first (`show` is scrollIntoView's block): they arrive where the reader
+  // already is, and what was on screen is not pushed about.
+  function ensure(index, show) {
     var el = document.getElementById("e" + index);
     if (el || !slicesUrl) return Promise.resolve(el);
     var stub = stubFor(index);
     if (!stub) return Promise.resolve(null);
     if (!stub._loading && window.benchviewWindow) stub = around(stub, index);
+    if (show && stub.classList.contains("ev-sized")) stub.scrollIntoView({ block: show });
     return load(stub).then(function () { return document.getElementById("e" + index); });
   }
 
@@ -407,7 +428,7 @@
       pump(target && nextStub(target));
     }
     (function attempt() {
-      ensure(index).then(function (target) {
+      ensure(index, "start").then(function (target) {
         if (!target) { landed(); return; }
         // Inserted after the fragment was read: navigating to the same
         // fragment again makes it the :target.
@@ -436,7 +457,7 @@
     var id = history.state && history.state[KEY];
     var index = eventIndex(id);
     if (index === null) return;
-    ensure(index).then(function (target) {
+    ensure(index, "start").then(function (target) {
       if (target) { attach(target); align(target); }
     }, function () {});
   }
