@@ -146,9 +146,11 @@ def render_slice_stubs(ranges: list[tuple[int, int]], event_url: str, blocks: li
     """A placeholder per slice not on the page: a link to its slice page, which
     the attempt page's script replaces by the slice's events when needed, and
     sizes from ``data-lines`` (estimated at import, ``blocks``) meanwhile."""
-    return "".join(
-        f'<li class="ev-more" data-from="{first}" data-last="{last}"'
-        f'{f" data-lines={range_lines(blocks, first, last)}" if blocks else ""}>'
-        f'<a href="{event_url}?from={first}">Events {first}–{last}</a></li>'
-        for first, last in ranges
-    )
+    out = []
+    for first, last in ranges:
+        lines = f' data-lines="{range_lines(blocks, first, last)}"' if blocks else ""
+        out.append(
+            f'<li class="ev-more" data-from="{first}" data-last="{last}"{lines}>'
+            f'<a href="{event_url}?from={first}">Events {first}–{last}</a></li>'
+        )
+    return "".join(out)
