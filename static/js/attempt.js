@@ -385,7 +385,8 @@
     var hash = "#e" + index;
     if (location.hash === hash) land(); else location.hash = hash;
   }
-  if (slicesUrl && list.querySelector("li.ev-more")) {
+  // In a function of its own: its names stay its own.
+  function buildPosition() {
     var total = +list.dataset.total;
     position = document.createElement("form");
     position.className = "ev-position";
@@ -421,6 +422,7 @@
     }, { passive: true });
     showPosition();
   }
+  if (slicesUrl && list.querySelector("li.ev-more")) buildPosition();
   // The "Go to event" form stays on this page (its slice page without script).
   var gotoForm = document.querySelector("form.goto");
   if (slicesUrl && gotoForm) {
