@@ -18,12 +18,17 @@ or disposable), and measures for each, medians of ``--runs``:
   middle event is in view and marked, until the first event is, the
   renderer's peak memory (VmHWM of its process), the same deep link without
   JavaScript through the slice page (``…/events/?from=S#eM``), and the frames
-  drawn during 3 s of wheel scrolling from the middle event.
+  drawn during 3 s of wheel scrolling from the middle event;
+- the layout-shift score of that deep link (PerformanceObserver
+  ``layout-shift`` entries without recent input, summed, until 2 s after the
+  event is shown), and the time from one End press at the top of the page
+  until the last event is in view, then from one Home press until the first is.
 
 Targets (issue 14), as ratios of the largest size to the smallest, same run:
 deep link, renderer memory and no-JS deep link <= 1.5x; frames >= 80%; server
 time of the page <= 100 ms and of a slice <= 50 ms at the largest size (on
-PostgreSQL); query counts constant.
+PostgreSQL); query counts constant. Issue 35: layout shift < 0.1 and End and
+Home within 2 s at every size.
 """
 
 from __future__ import annotations
