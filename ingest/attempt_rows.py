@@ -212,7 +212,7 @@ def event_counts(events: list[dict]) -> dict:
         "tool_calls_by_tool": dict(sorted(calls.items())),
         "failed_tool_calls_by_tool": dict(sorted(failed.items())),
         "problems": problems_document(failures, never, errors),
-        "event_lines": block_lines(events, limits),
+        "height_lines": block_lines(events, limits),
     }
 
 

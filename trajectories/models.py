@@ -97,7 +97,7 @@ class Evidence(models.Model):
     # (trajectories.render.heights), found at import: placeholders of slices
     # not yet loaded take their room, so nothing moves when they arrive.
     # Empty: imported before the estimate existed (placeholders stay small).
-    event_lines = models.JSONField(default=list, blank=True)
+    height_lines = models.JSONField(default=list, blank=True)
     # "": the events are the release's trajectory.json. Otherwise the release
     # had no trajectory.json and the events were normalised from
     # transcript.jsonl, written in the format named here.

@@ -59,7 +59,7 @@ def test_an_events_lines_count_what_the_page_shows_folded_parts_as_one():
 def test_the_import_keeps_lines_per_block_and_the_page_sizes_each_placeholder(client, bench):
     attempt = longest()
     total = attempt.evidence.events_total
-    blocks = attempt.evidence.event_lines
+    blocks = attempt.evidence.height_lines
     assert len(blocks) == -(-total // HEIGHT_BLOCK) and all(n >= 1 for n in blocks)
     url = reverse("attempt", args=[attempt.bench.slug, attempt.model.slug, attempt.task.slug])
     # Every event on one page: its classes name the same estimates the import summed.

@@ -5,7 +5,7 @@ The unit is a line of text as the attempt page shows an event (``event_lines``):
 its head, then its text, command, input and output as previewed, wrapped at
 ``COLUMNS`` characters; a folded part (reasoning, "More fields") counts its
 summary line only. The import keeps the sums per block of ``HEIGHT_BLOCK``
-events (``Evidence.event_lines``); the page's stylesheet and script turn lines
+events (``Evidence.height_lines``); the page's stylesheet and script turn lines
 into pixels (a line's height and an event's padding), scaled to the width.
 """
 

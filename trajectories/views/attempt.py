@@ -102,7 +102,7 @@ def attempt(request, bench: str, model: str, task: str, trial: int | None = None
     events_url = f"{request.path}events/"
     views = event_views(queries.page_events(found, 0, shown), limits)
     stubs = render_slice_stubs(
-        [] if every else later_ranges(total, size, shown), events_url, evidence.event_lines
+        [] if every else later_ranges(total, size, shown), events_url, evidence.height_lines
     )
     pieces = _pieces(head, views, events_url, transcript_url, stubs + tail)
     if every:

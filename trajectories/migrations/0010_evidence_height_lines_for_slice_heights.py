@@ -12,7 +12,7 @@ class Migration(migrations.Migration):
     operations = [
         migrations.AddField(
             model_name='evidence',
-            name='event_lines',
+            name='height_lines',
             field=models.JSONField(blank=True, default=list),
         ),
     ]
