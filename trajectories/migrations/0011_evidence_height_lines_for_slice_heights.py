@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('trajectories', '0009_lz4_compression'),
+        ('trajectories', '0010_search_vocabulary'),
     ]
 
     operations = [
