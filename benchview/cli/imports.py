@@ -19,6 +19,9 @@ from django.utils.text import slugify
 from benchview.cli.kinds import HARBOR, RELEASE, TRANSCRIPT, kind_of
 from benchview.cli.transcripts import LOCAL_BENCH, transcript_trial
 
+# A jobs folder may carry the models' names beside its jobs (import_harbor --models).
+MODELS = "models.json"
+
 
 def by_kind(paths: list[Path]) -> dict[str, list[Path]]:
     grouped: dict[str, list[Path]] = {RELEASE: [], HARBOR: [], TRANSCRIPT: []}
@@ -44,9 +47,11 @@ def import_paths(
         call_command("import_release", str(release), dry_run=dry_run)
     if grouped[HARBOR]:
         harbor = grouped[HARBOR]
-        call_command(
-            "import_harbor", *map(str, harbor), bench=bench or harbor_bench(harbor), dry_run=dry_run
-        )
+        options = {"bench": bench or harbor_bench(harbor), "dry_run": dry_run}
+        models = [p / MODELS for p in harbor if (p / MODELS).is_file()]
+        if models:
+            options["models"] = str(models[0])
+        call_command("import_harbor", *map(str, harbor), **options)
     if grouped[TRANSCRIPT]:
         with ExitStack() as stack:
             into = transcripts_dir or Path(stack.enter_context(tempfile.TemporaryDirectory()))
