@@ -38,7 +38,7 @@ def transcript_trial(path: Path, into: Path) -> Path:
         raise CommandError(f"{path}: {exc}") from None
     family = result.format.split("-")[0]
     model = result.meta.get("model")
-    task = re.sub(r"[^A-Za-z0-9._-]+", "-", path.name).strip("-.") or "transcript"
+    task = re.sub(r"[^A-Za-z0-9._-]+", "-", path.stem).strip("-.") or "transcript"
     folder = into / task
     (folder / "agent").mkdir(parents=True, exist_ok=True)
     agent = "harbor" if result.format == ATIF else _AGENT.get(family, family)
