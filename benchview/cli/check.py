@@ -17,6 +17,11 @@ HELP = "validate releases, Harbor jobs or transcripts; print what would be impor
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--bench", help="the bench id for Harbor jobs (default: the folder's name)")
+    parser.add_argument(
+        "--scrub",
+        action="store_true",
+        help="rewrite internal host names and home paths instead of refusing",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,6 +14,11 @@ HELP = "import releases, Harbor jobs or transcripts (told apart by content)"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--bench", help="the bench id for Harbor jobs (default: the folder's name)")
+    parser.add_argument(
+        "--scrub",
+        action="store_true",
+        help="rewrite internal host names and home paths instead of refusing",
+    )
     parser.add_argument("--dry-run", action="store_true", help="validate and report; write nothing")
 
 
@@ -23,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     from benchview.cli.kinds import NotFound
 
     try:
-        import_paths(args.paths, dry_run=args.dry_run, bench=args.bench)
+        import_paths(args.paths, dry_run=args.dry_run, bench=args.bench, scrub=args.scrub)
     except NotFound as exc:
         from django.core.management.base import CommandError
 

@@ -40,14 +40,18 @@ def import_paths(
     dry_run: bool = False,
     bench: str | None = None,
     transcripts_dir: Path | None = None,
+    scrub: bool = False,
 ) -> None:
-    """Import every path (raises CommandError with the command's message)."""
+    """Import every path (raises CommandError with the command's message).
+
+    ``scrub`` rewrites internal host names and home paths instead of refusing
+    them (the import commands' ``--scrub``)."""
     grouped = by_kind(paths)
     for release in grouped[RELEASE]:
-        call_command("import_release", str(release), dry_run=dry_run)
+        call_command("import_release", str(release), dry_run=dry_run, scrub=scrub)
     if grouped[HARBOR]:
         harbor = grouped[HARBOR]
-        options = {"bench": bench or harbor_bench(harbor), "dry_run": dry_run}
+        options = {"bench": bench or harbor_bench(harbor), "dry_run": dry_run, "scrub": scrub}
         models = [p / MODELS for p in harbor if (p / MODELS).is_file()]
         if models:
             options["models"] = str(models[0])
@@ -57,5 +61,10 @@ def import_paths(
             into = transcripts_dir or Path(stack.enter_context(tempfile.TemporaryDirectory()))
             trials = [str(transcript_trial(path, into)) for path in grouped[TRANSCRIPT]]
             call_command(
-                "import_harbor", *trials, bench=LOCAL_BENCH, title="Local", dry_run=dry_run
+                "import_harbor",
+                *trials,
+                bench=LOCAL_BENCH,
+                title="Local",
+                dry_run=dry_run,
+                scrub=scrub,
             )
