@@ -35,9 +35,10 @@ def worker() -> subprocess.Popen:
 
 def serve(host: str, port: int, *, ready: Callable[[str], None]) -> None:
     """Serve the site until Ctrl-C; ``ready`` gets the address once it listens."""
-    from django.core.wsgi import get_wsgi_application
+    # config.wsgi loads the URLconf and every view module now, so the address is
+    # printed when the first page can be answered, not seconds before.
+    from config.wsgi import application
 
-    application = get_wsgi_application()
     server = make_server(
         host, port, application, server_class=_ThreadingServer, handler_class=_QuietHandler
     )
