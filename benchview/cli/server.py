@@ -43,9 +43,11 @@ def serve(host: str, port: int, *, ready: Callable[[str], None]) -> None:
         host, port, application, server_class=_ThreadingServer, handler_class=_QuietHandler
     )
     shown = f"[{host}]" if ":" in host else host
+    ready(f"http://{shown}:{server.server_port}/")
+    # Started once the site answers: its own Django start would otherwise take
+    # the CPU the first page needs.
     child = worker()
     try:
-        ready(f"http://{shown}:{server.server_port}/")
         server.serve_forever()
     except KeyboardInterrupt:
         pass
