@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -62,9 +63,12 @@ def run(args: argparse.Namespace) -> int:
         "--timeout", "60", "--preload", "--no-control-socket",
     ]  # fmt: skip
     server = subprocess.Popen(gunicorn)
+    # A plain kill stops gunicorn and the worker too, as Ctrl-C does.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         return server.wait()
     except KeyboardInterrupt:
+        server.terminate()  # gunicorn's graceful shutdown
         server.wait()
         return 0
     finally:
