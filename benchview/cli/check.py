@@ -19,8 +19,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bench", help="the bench id for Harbor jobs (default: the folder's name)")
     parser.add_argument(
         "--scrub",
-        action="store_true",
-        help="rewrite internal host names and home paths instead of refusing",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="rewrite internal host names and home paths instead of refusing them "
+        "(default: each import command's own: Harbor jobs scrubbed, releases refused)",
     )
 
 

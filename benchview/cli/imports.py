@@ -40,18 +40,19 @@ def import_paths(
     dry_run: bool = False,
     bench: str | None = None,
     transcripts_dir: Path | None = None,
-    scrub: bool = False,
+    scrub: bool | None = None,
 ) -> None:
     """Import every path (raises CommandError with the command's message).
 
     ``scrub`` rewrites internal host names and home paths instead of refusing
-    them (the import commands' ``--scrub``)."""
+    them (the import commands' ``--scrub``); None leaves each command's default."""
     grouped = by_kind(paths)
+    given = {} if scrub is None else {"scrub": scrub}
     for release in grouped[RELEASE]:
-        call_command("import_release", str(release), dry_run=dry_run, scrub=scrub)
+        call_command("import_release", str(release), dry_run=dry_run, **given)
     if grouped[HARBOR]:
         harbor = grouped[HARBOR]
-        options = {"bench": bench or harbor_bench(harbor), "dry_run": dry_run, "scrub": scrub}
+        options = {"bench": bench or harbor_bench(harbor), "dry_run": dry_run, **given}
         models = [p / MODELS for p in harbor if (p / MODELS).is_file()]
         if models:
             options["models"] = str(models[0])
@@ -66,5 +67,5 @@ def import_paths(
                 bench=LOCAL_BENCH,
                 title="Local",
                 dry_run=dry_run,
-                scrub=scrub,
+                **given,
             )

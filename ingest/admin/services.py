@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingest.harbor.naming import models_file
 from ingest.imports import Action, Outcome, recorded_import
 from ingest.models import ImportRecord
 from ingest.preview import preview_document
@@ -24,12 +25,21 @@ class Preview:
         return self.record.outcome == Outcome.CHECKED
 
 
-def preview_release(*, path: Path, name: str, user, bench: str | None = None) -> Preview:
+def preview_release(
+    *,
+    path: Path,
+    name: str,
+    user,
+    bench: str | None = None,
+    harbor_scrub: bool = True,
+    harbor_models: list | None = None,
+) -> Preview:
     """Read and check the release at ``path`` without writing any of it.
 
     ``path`` may hold Harbor jobs instead (told by content), imported into
-    ``bench``. Only its import record (action "preview") is written, so the
-    history shows bad uploads too.
+    ``bench``, scrubbed unless ``harbor_scrub`` is False, their models named by
+    ``harbor_models`` (a models file's entries). Only its import record (action
+    "preview") is written, so the history shows bad uploads too.
     """
     done = recorded_import(
         path=path,
@@ -39,6 +49,8 @@ def preview_release(*, path: Path, name: str, user, bench: str | None = None) ->
         user=user,
         holder="",
         bench=bench,
+        harbor_scrub=harbor_scrub,
+        harbor_models=models_file(harbor_models),
     )
     if done.plan is None:  # unreadable (or an unexpected error): the record says why
         return Preview(record=done.record, document=None)

@@ -51,6 +51,24 @@ class AttemptFiles:
         """Write summary.json again after the summary was amended."""
         self.files["summary.json"] = dump(self.summary)
 
+    def light(self) -> AttemptFiles:
+        """What the release's documents need of this attempt, without its files:
+        the summary's flags, checks, cost and timing, and each check's name, level
+        and outcome (``release.release_files``). Kept for every attempt until the
+        import ends, so nothing more."""
+        verdict = None
+        if self.verdict is not None:
+            keep = ("name", "level", "passed")
+            verdict = {"checks": [{k: c[k] for k in keep} for c in self.verdict["checks"]]}
+        s = self.summary
+        summary = {
+            "flags": s["flags"],
+            "checks": s["checks"],
+            "cost": {"usd": s["cost"].get("usd")},
+            "timing": {k: s["timing"].get(k) for k in ("finished_at", "duration_s")},
+        }
+        return AttemptFiles(self.model, self.task, {}, summary, verdict, self.score, "", self.trial)
+
     @property
     def flags(self) -> list[str]:
         return list(self.summary["flags"])

@@ -8,10 +8,13 @@ attempt folders are rebuilt from the database with the mirror's own builders
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import orjson
 
 from ingest.harbor.attempts import RULE, AttemptFiles
 from ingest.harbor.release import ModelEntry, TaskEntry
+from leaderboard.facts import declared
 from leaderboard.models import Attempt, Bench
 from trajectories.documents import ATTEMPT_FILES
 
@@ -22,48 +25,63 @@ class NotHarborBench(ValueError):
 
 def kept_models(
     bench: Bench, replaced: set[str]
-) -> tuple[list[ModelEntry], list[TaskEntry], list[AttemptFiles]]:
-    """Models of ``bench`` not in ``replaced``, their tasks and attempt folders."""
+) -> tuple[list[ModelEntry], list[TaskEntry], Iterator[AttemptFiles]]:
+    """Models of ``bench`` not in ``replaced``, their tasks, and their attempt
+    folders one at a time (built again by ``kept_files`` when imported)."""
     if bench.scoring_rule != RULE:
         raise NotHarborBench(
             f"bench {bench.slug!r} was not imported from Harbor jobs (its scoring rule is "
             f"{bench.scoring_rule!r}): use --replace to make these jobs the whole bench"
         )
     models = [
-        ModelEntry(m.slug, m.display_name, m.harness, m.provider)
+        # The facts its --models entry gave (leaderboard.facts) stay with it.
+        ModelEntry(m.slug, m.display_name, m.harness, m.provider, declared(m.extras))
         for m in bench.models.order_by("slug")
         if m.slug not in replaced
     ]
     keep = {m.id for m in models}
-    attempts: list[AttemptFiles] = []
-    task_slugs: set[str] = set()
-    rows = (
-        Attempt.all_trials.filter(bench=bench, has_detail=True, model__slug__in=keep)
+    tasks = [
+        TaskEntry(t.slug, t.title, t.surface, t.ticket, extra={"harbor_task_name": t.title})
+        for t in bench.tasks.filter(attempts__model__slug__in=keep, attempts__has_detail=True)
+        .distinct()
+        .order_by("slug")
+    ]
+    return models, tasks, _attempts(_rows(bench).filter(model__slug__in=keep))
+
+
+def _rows(bench: Bench):
+    return (
+        Attempt.all_trials.filter(bench=bench, has_detail=True)
         .select_related("model", "task", "evidence")
         .order_by("model__slug", "task__slug", "trial")
     )
+
+
+def _files(attempt: Attempt) -> dict[str, bytes]:
+    files = {}
+    for filename, spec in ATTEMPT_FILES.items():
+        chunks = spec.build(attempt)
+        if chunks is not None:
+            files[filename] = b"".join(chunks)
+    return files
+
+
+def _attempts(rows) -> Iterator[AttemptFiles]:
     for attempt in rows.iterator(chunk_size=200):
-        files = {}
-        for filename, spec in ATTEMPT_FILES.items():
-            chunks = spec.build(attempt)
-            if chunks is not None:
-                files[filename] = b"".join(chunks)
+        files = _files(attempt)
         verdict = orjson.loads(files["verdict.json"]) if "verdict.json" in files else None
-        attempts.append(
-            AttemptFiles(
-                model=attempt.model.slug,
-                task=attempt.task.slug,
-                files=files,
-                summary=orjson.loads(files["summary.json"]),
-                verdict=verdict,
-                score=attempt.score,
-                ticket=files.get("problem.md", b"").decode("utf-8", errors="replace"),
-                trial=attempt.trial,
-            )
+        yield AttemptFiles(
+            model=attempt.model.slug,
+            task=attempt.task.slug,
+            files=files,
+            summary=orjson.loads(files["summary.json"]),
+            verdict=verdict,
+            score=attempt.score,
+            ticket=files.get("problem.md", b"").decode("utf-8", errors="replace"),
+            trial=attempt.trial,
         )
-        task_slugs.add(attempt.task.slug)
-    tasks = [
-        TaskEntry(t.slug, t.title, t.surface, t.ticket, extra={"harbor_task_name": t.title})
-        for t in bench.tasks.filter(slug__in=task_slugs).order_by("slug")
-    ]
-    return models, tasks, attempts
+
+
+def kept_files(bench: Bench, model: str, task: str, trial: int) -> dict[str, bytes]:
+    """The files of one kept attempt folder, built again from its rows."""
+    return _files(_rows(bench).get(model__slug=model, task__slug=task, trial=trial))

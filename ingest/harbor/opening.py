@@ -10,6 +10,7 @@ from pathlib import Path
 from ingest.harbor.build import harbor_release
 from ingest.harbor.errors import HarborError
 from ingest.harbor.source import HarborSource
+from ingest.progress import ProgressCallback
 from ingest.reader import ReleaseReadError, ReleaseSource, open_release, open_tree
 
 
@@ -24,11 +25,17 @@ def _is_release(path: str | os.PathLike) -> ReleaseSource | None:
 
 @contextmanager
 def open_release_or_jobs(
-    path: str | os.PathLike, *, name: str, bench: str | None
+    path: str | os.PathLike,
+    *,
+    name: str,
+    bench: str | None,
+    scrub: bool = True,
+    models_file: tuple[bytes, str] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> Iterator[ReleaseSource | HarborSource]:
     """A release (manifest.json at its root or in one top-level folder), or else
-    Harbor jobs imported into ``bench``, which they need. Raises ReleaseReadError
-    or HarborError."""
+    Harbor jobs imported into ``bench``, which they need, scrubbed unless
+    ``scrub`` is False. Raises ReleaseReadError or HarborError."""
     release = _is_release(path)
     if release is not None:
         with release:
@@ -42,6 +49,12 @@ def open_release_or_jobs(
                     "the bench id to import into"
                 ]
             )
-        built = harbor_release([(tree, Path(name).name)], bench=bench)
+        built = harbor_release(
+            [(tree, Path(name).name)],
+            bench=bench,
+            scrub=scrub,
+            models_file=models_file,
+            progress=progress,
+        )
         with built.source as source:
             yield source

@@ -1,5 +1,6 @@
-"""Attempt folders → a whole release-v1 file set (manifest, leaderboard, matrix,
-models/, tasks/, attempts/), figured with the same scoring code as the site.
+"""Attempt folders → the release-v1 documents beside them (manifest, leaderboard,
+matrix, models/, tasks/), figured with the same scoring code as the site.
+The attempt folders' own files are not held here (``source.LazyFolder``).
 
 Every task with an attempt is released, in batch 1. ``generated_at`` and the
 batch's ``released_at`` are the latest trial's end, and the revision is its
@@ -23,6 +24,8 @@ class ModelEntry:
     display_name: str
     harness: str
     provider: str
+    # Extension fields of the model (leaderboard.facts: organisation, labels).
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -49,7 +52,6 @@ def release_files(
     by_task = {t.id: t for t in tasks}
     surfaces = {t.id: t.surface for t in tasks}
     further = sorted((a for a in attempts if a.trial), key=lambda a: a.trial)
-    every = attempts
     attempts = [a for a in attempts if not a.trial]
     by_key = {(a.model, a.task): a for a in attempts}
     trial_runs: dict[tuple[str, str], list[AttemptFiles]] = {}
@@ -129,6 +131,7 @@ def release_files(
                 "schema": "v1",
                 "bench": bench,
                 "model": {
+                    **spec.extra,
                     "id": m,
                     "display_name": spec.display_name,
                     "harness": spec.harness,
@@ -167,9 +170,6 @@ def release_files(
                 **task.extra,
             }
         )
-    for a in every:
-        for name, data in a.files.items():
-            files[a.folder + name] = data
     files["manifest.json"] = dump(
         {
             "schema": "v1",

@@ -7,7 +7,8 @@ leaderboard, matrix, model and task pages agree on "0.573" versus "57.3%".
 from __future__ import annotations
 
 from django import template
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 
 from leaderboard import formatting
 
@@ -22,6 +23,17 @@ register.filter("cost", formatting.cost)
 register.filter("signed", formatting.signed)
 register.filter("duration", formatting.duration)
 register.filter("size", formatting.size)
+
+
+@register.filter
+def breakable(name: str) -> SafeString:
+    """An identifier (test_fix_etl_checkpoint_resume_bug_happy_path) with a
+    break opportunity after each underscore, dot or slash, so a narrow column
+    wraps it between words rather than overflowing or splitting a word."""
+    text = str(escape(name))
+    for mark in ("_", ".", "/"):
+        text = text.replace(mark, mark + "<wbr>")
+    return mark_safe(text)  # noqa: S308 - escaped above; only <wbr> added
 
 
 @register.filter

@@ -1,3 +1,5 @@
+import argparse
+import math
 import os
 import time
 from collections.abc import Iterator
@@ -15,6 +17,17 @@ from ingest.management.outcome import report_import
 from ingest.models import ImportRecord
 from ingest.reader import open_tree
 from leaderboard.scoring import DEFAULT_REWARD_THRESHOLD
+
+
+def threshold(text: str) -> float:
+    """--pass-threshold: a finite number, 0 or more ("nan" and "inf" are floats too)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a finite number, 0 or more")
+    return value
 
 
 class Command(BaseCommand):
@@ -38,7 +51,7 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--pass-threshold",
-            type=float,
+            type=threshold,
             default=DEFAULT_REWARD_THRESHOLD,
             help="a trial passes when its reward is at least this (default 1.0)",
         )
@@ -54,8 +67,10 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--scrub",
-            action="store_true",
-            help="rewrite internal host names and home paths instead of refusing",
+            action=argparse.BooleanOptionalAction,
+            default=True,
+            help="rewrite internal host names and home paths in the trials' files and report "
+            "each rewrite (the default); --no-scrub keeps the bytes verbatim and refuses them",
         )
 
     def handle(self, *args, paths, bench, dry_run, staged, scrub, **options):
@@ -84,6 +99,8 @@ class Command(BaseCommand):
                     threshold=options["pass_threshold"],
                     allow_partial=options["allow_partial"],
                     replace=options["replace"],
+                    scrub=scrub,
+                    progress=progress,
                 )
                 for line in describe(release):
                     self.stdout.write(line)
