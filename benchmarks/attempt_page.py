@@ -18,12 +18,17 @@ or disposable), and measures for each, medians of ``--runs``:
   middle event is in view and marked, until the first event is, the
   renderer's peak memory (VmHWM of its process), the same deep link without
   JavaScript through the slice page (``…/events/?from=S#eM``), and the frames
-  drawn during 3 s of wheel scrolling from the middle event.
+  drawn during 3 s of wheel scrolling from the middle event;
+- the layout-shift score of that deep link (PerformanceObserver
+  ``layout-shift`` entries without recent input, summed, until 2 s after the
+  event is shown), and the time from one End press at the top of the page
+  until the last event is in view, then from one Home press until the first is.
 
 Targets (issue 14), as ratios of the largest size to the smallest, same run:
 deep link, renderer memory and no-JS deep link <= 1.5x; frames >= 80%; server
 time of the page <= 100 ms and of a slice <= 50 ms at the largest size (on
-PostgreSQL); query counts constant.
+PostgreSQL); query counts constant. Issue 35: layout shift < 0.1 and End and
+Home within 2 s at every size.
 """
 
 from __future__ import annotations
@@ -156,6 +161,14 @@ COUNT_FRAMES = """() => { window.__frames = 0;
   const tick = () => { window.__frames++; requestAnimationFrame(tick); };
   requestAnimationFrame(tick); }"""
 FRAMES = "() => window.__frames"
+# Layout shift (Core Web Vitals' CLS, summed without session windows: a
+# stricter figure), gathered from the first paint on. An init script, not an
+# evaluation: it runs before the page's own scripts, whatever the page's CSP.
+WATCH_SHIFTS = """window.__shift = 0; window.__shifts = [];
+new PerformanceObserver((list) => { for (const e of list.getEntries()) {
+  if (!e.hadRecentInput) { window.__shift += e.value; window.__shifts.push(e); } } })
+  .observe({type: 'layout-shift', buffered: true});"""
+SHIFT = "() => window.__shift"
 
 
 def _descendants(root: int) -> list[int]:
@@ -206,6 +219,7 @@ def one_load(p, address: str, anchor: str, *, javascript: bool = True, scroll: b
     browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     try:
         context = browser.new_context(viewport=VIEWPORT, java_script_enabled=javascript)
+        context.add_init_script(WATCH_SHIFTS)
         page = context.new_page()
         page.goto(f"{address}#{anchor}", wait_until="commit")
         if javascript:
@@ -236,14 +250,62 @@ def one_load(p, address: str, anchor: str, *, javascript: bool = True, scroll: b
         browser.close()
 
 
+VISIBLE = """(id) => {
+  const el = document.getElementById(id);
+  if (!el) return false;
+  const r = el.getBoundingClientRect();
+  return r.top < innerHeight && r.bottom > 0;
+}"""
+
+
+def shift_load(p, address: str, anchor: str) -> float:
+    """The layout-shift score of a deep link to #anchor, from navigation until
+    the page has settled (its event marked, then 2 s for the slices around it)."""
+    browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    try:
+        context = browser.new_context(viewport=VIEWPORT)
+        context.add_init_script(WATCH_SHIFTS)
+        page = context.new_page()
+        page.goto(f"{address}#{anchor}", wait_until="commit")
+        page.wait_for_function(IN_VIEW, arg=anchor, polling=16, timeout=60_000)
+        page.wait_for_timeout(2000)
+        return page.evaluate(SHIFT)
+    finally:
+        browser.close()
+
+
+def end_home_load(p, address: str, total: int) -> tuple[float, float]:
+    """ms from one End press at the top until the last event is in view, and
+    from one Home press there until the first is."""
+    browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    try:
+        page = browser.new_context(viewport=VIEWPORT).new_page()
+        page.goto(address, wait_until="load")
+        page.wait_for_timeout(500)
+        times = []
+        for key, anchor in (("End", f"e{total - 1}"), ("Home", "e0")):
+            started = page.evaluate(NOW)
+            page.keyboard.press(key)
+            page.wait_for_function(VISIBLE, arg=anchor, polling=16, timeout=60_000)
+            times.append(page.evaluate(NOW) - started)
+            page.wait_for_timeout(500)
+        return times[0], times[1]
+    finally:
+        browser.close()
+
+
 def measure_browser(base: str, url: str, total: int, slice_size: int, runs: int) -> dict:
     from playwright.sync_api import sync_playwright
 
     middle = total // 2
     start = middle // slice_size * slice_size
-    deep, first, memory, nojs, frames = [], [], [], [], []
+    deep, first, memory, nojs, frames, shift, end, home = [], [], [], [], [], [], [], []
     with sync_playwright() as p:
         for _ in range(runs):
+            shift.append(shift_load(p, base + url, f"e{middle}"))
+            to_end, to_home = end_home_load(p, base + url, total)
+            end.append(to_end)
+            home.append(to_home)
             ms, mb, _ = one_load(p, base + url, f"e{middle}")
             deep.append(ms)
             memory.append(mb)
@@ -257,6 +319,9 @@ def measure_browser(base: str, url: str, total: int, slice_size: int, runs: int)
         "memory_mb": statistics.median(memory),
         "nojs_ms": statistics.median(nojs),
         "frames": statistics.median(frames),
+        "shift": statistics.median(shift),
+        "end_ms": statistics.median(end),
+        "home_ms": statistics.median(home),
     }
 
 
@@ -298,6 +363,7 @@ def main() -> None:
     )
     if not args.no_browser:
         head += f" {'deep ms':>8} {'first ms':>8} {'MB':>6} {'no-JS ms':>8} {'frames':>6}"
+        head += f" {'shift':>6} {'End ms':>7} {'Home ms':>7}"
     print(head)
     for n, r in rows.items():
         line = (
@@ -308,6 +374,7 @@ def main() -> None:
             line += (
                 f" {r['deep_ms']:8.0f} {r['first_ms']:8.0f} {r['memory_mb']:6.0f}"
                 f" {r['nojs_ms']:8.0f} {r['frames']:6.0f}"
+                f" {r['shift']:6.3f} {r['end_ms']:7.0f} {r['home_ms']:7.0f}"
             )
         print(line)
     small, large = rows[sizes[0]], rows[sizes[-1]]

@@ -15,6 +15,7 @@ from ingest.plan import AttemptDocs, AttemptPlan, verdict_outcomes
 from leaderboard import jsonsafe
 from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
 from leaderboard.scoring import MISSING_VERDICT, count_checks, score_verdict
+from trajectories.render.heights import block_lines
 
 EVENT_COLUMNS = (
     "attempt",
@@ -211,6 +212,7 @@ def event_counts(events: list[dict]) -> dict:
         "tool_calls_by_tool": dict(sorted(calls.items())),
         "failed_tool_calls_by_tool": dict(sorted(failed.items())),
         "problems": problems_document(failures, never, errors),
+        "height_lines": block_lines(events, limits),
     }
 
 

@@ -93,6 +93,11 @@ class Evidence(models.Model):
     # attempt_first_failures / attempt_first_errors limits of the import.
     problems = models.JSONField(default=dict, blank=True)
     requests_total = models.IntegerField(default=0)
+    # Estimated lines on the attempt page per block of HEIGHT_BLOCK events
+    # (trajectories.render.heights), found at import: placeholders of slices
+    # not yet loaded take their room, so nothing moves when they arrive.
+    # Empty: imported before the estimate existed (placeholders stay small).
+    height_lines = models.JSONField(default=list, blank=True)
     # "": the events are the release's trajectory.json. Otherwise the release
     # had no trajectory.json and the events were normalised from
     # transcript.jsonl, written in the format named here.

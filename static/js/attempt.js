@@ -103,6 +103,18 @@
     return null;
   }
 
+  // A placeholder takes the room its events will take (estimated at import:
+  // data-lines, turned into a height by the stylesheet), so nothing on screen
+  // moves when they arrive, and the scrollbar spans the whole trajectory.
+  function size(stub) {
+    if (!stub.dataset.lines) return;
+    var events = +stub.dataset.last - +stub.dataset.from + 1;
+    stub.style.setProperty("--events", events);
+    stub.style.setProperty("--lines", Math.max(+stub.dataset.lines, events));
+    stub.classList.add("ev-sized");
+  }
+  if (slicesUrl) list.querySelectorAll("li.ev-more").forEach(size);
+
   // A placeholder for events `first` to `last`, part of `stub`'s, linking
   // to the slice page that holds `first` (which marks it).
   function part(stub, first, last) {
@@ -110,6 +122,11 @@
     piece.dataset.from = first;
     piece.dataset.last = last;
     piece.classList.remove("ev-loading");
+    if (stub.dataset.lines) {
+      var share = (last - first + 1) / (+stub.dataset.last - +stub.dataset.from + 1);
+      piece.dataset.lines = Math.round(+stub.dataset.lines * share);
+      size(piece);
+    }
     var link = piece.querySelector("a");
     if (link) {
       link.textContent = "Events " + first + "\u2013" + last;
@@ -135,13 +152,17 @@
     return middle;
   }
 
-  // A promise of the element of event `index`, loading the events around it if needed.
-  function ensure(index) {
+  // A promise of the element of event `index`, loading the events around it
+  // if needed. With `show`, the placeholder of those events is scrolled to
+  // first (`show` is scrollIntoView's block): they arrive where the reader
+  // already is, and what was on screen is not pushed about.
+  function ensure(index, show) {
     var el = document.getElementById("e" + index);
     if (el || !slicesUrl) return Promise.resolve(el);
     var stub = stubFor(index);
     if (!stub) return Promise.resolve(null);
     if (!stub._loading && window.benchviewWindow) stub = around(stub, index);
+    if (show && stub.classList.contains("ev-sized")) stub.scrollIntoView({ block: show });
     return load(stub).then(function () { return document.getElementById("e" + index); });
   }
 
@@ -167,12 +188,29 @@
       if (gap <= reach && gap < bestGap) { best = stub; bestGap = gap; }
     });
     if (!best) return;
+    // A placeholder on screen (a drag of the scrollbar, End, a jump): the
+    // events where the view is, first; the rest of it follows.
+    if (bestGap === 0 && !best._loading && window.benchviewWindow) {
+      var at = stubEventAt(best, window.innerHeight / 3);
+      if (at !== null) best = around(best, at);
+    }
     busy = true;
     var stub = best;
     load(stub).catch(function () { stub.classList.add("ev-failed"); }).then(function () {
       busy = false;
       requestAnimationFrame(function () { pump(); });
     });
+  }
+
+  // The event a sized placeholder would show at `y` (window coordinates):
+  // its events share its height evenly.
+  function stubEventAt(stub, y) {
+    if (!stub.classList.contains("ev-sized")) return null;
+    var box = stub.getBoundingClientRect();
+    if (y < box.top || y > box.bottom || box.height <= 0) return null;
+    var first = +stub.dataset.from;
+    var count = +stub.dataset.last - first + 1;
+    return first + Math.min(count - 1, Math.floor((y - box.top) / box.height * count));
   }
 
   if (slicesUrl && "IntersectionObserver" in window) {
@@ -255,6 +293,7 @@
   var SECTIONS = { t: "trajectory", v: "verdict", p: "patch", l: "vendor-log" };
   var KEYS = [
     ["j", "next event"], ["k", "previous event"],
+    ["End", "the last event"], ["Home", "the first event"],
     ["t", "the trajectory"], ["v", "the verdict"], ["p", "the patch"], ["l", "the vendor log"],
     ["/", "search this trajectory"], ["?", "this list"], ["Esc", "close it"]
   ];
@@ -298,6 +337,7 @@
     if (event.key === "?") { showKeys(); event.preventDefault(); }
     else if (event.key === "j") { if (hasList) move(1); else step("next"); event.preventDefault(); }
     else if (event.key === "k") { if (hasList) move(-1); else step("prev"); event.preventDefault(); }
+    else if ((event.key === "End" || event.key === "Home") && edge(event.key === "End")) event.preventDefault();
     else if (event.key === "/" && document.getElementById("q")) {
       document.getElementById("q").focus();
       event.preventDefault();
@@ -306,6 +346,93 @@
       event.preventDefault();
     }
   });
+
+  // End and Home within the trajectory go to its last and first event
+  // (loading the events there first): End from above its end, Home from
+  // below its start. Elsewhere they keep their usual meaning.
+  function edge(last) {
+    if (!list || !slicesUrl) return false;
+    var box = list.getBoundingClientRect();
+    if (last ? box.bottom <= window.innerHeight : box.top >= 0) return false;
+    var block = last ? "end" : "start";
+    ensure(last ? +list.dataset.total - 1 : 0, block).then(function (target) {
+      if (target) align(target, null, block);
+    }, function () {});
+    return true;
+  }
+
+  // Where the reader is, "Event 123456 of 200,002", in a box that jumps to
+  // any event: on long trajectories, while the trajectory is on screen.
+  var position = null;
+  var positionBox = null;
+  function eventAt() {
+    var el = inView();
+    if (el) return eventIndex(el.id);
+    var box = list.getBoundingClientRect();
+    var y = window.innerHeight / 3;
+    var hit = document.elementFromPoint(box.left + Math.min(40, box.width / 2), y);
+    var stub = hit && hit.closest ? hit.closest("li.ev-more") : null;
+    return stub ? stubEventAt(stub, y) : null;
+  }
+  function showPosition() {
+    var box = list.getBoundingClientRect();
+    position.hidden = box.bottom < window.innerHeight / 3 || box.top > window.innerHeight / 3;
+    if (position.hidden || document.activeElement === positionBox) return;
+    var index = eventAt();
+    if (index !== null) positionBox.value = index;
+  }
+  function jump(index) {
+    var hash = "#e" + index;
+    if (location.hash === hash) land(); else location.hash = hash;
+  }
+  // In a function of its own: its names stay its own.
+  function buildPosition() {
+    var total = +list.dataset.total;
+    position = document.createElement("form");
+    position.className = "ev-position";
+    position.setAttribute("aria-label", "Position in the trajectory");
+    position.hidden = true;
+    var label = document.createElement("label");
+    label.htmlFor = "ev-at";
+    label.textContent = "Event";
+    positionBox = document.createElement("input");
+    positionBox.type = "number";
+    positionBox.id = "ev-at";
+    positionBox.min = "0";
+    positionBox.max = String(total - 1);
+    positionBox.required = true;
+    positionBox.inputMode = "numeric";
+    var of = document.createElement("span");
+    of.textContent = "of " + total.toLocaleString("en");
+    var go = document.createElement("button");
+    go.type = "submit";
+    go.textContent = "Go";
+    position.append(label, " ", positionBox, " ", of, " ", go);
+    position.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var index = parseInt(positionBox.value, 10);
+      if (index >= 0 && index < total) { positionBox.blur(); jump(index); }
+    });
+    document.body.appendChild(position);
+    var drawing = false;
+    window.addEventListener("scroll", function () {
+      if (drawing) return;
+      drawing = true;
+      requestAnimationFrame(function () { drawing = false; showPosition(); });
+    }, { passive: true });
+    showPosition();
+  }
+  if (slicesUrl && list.querySelector("li.ev-more")) buildPosition();
+  // The "Go to event" form stays on this page (its slice page without script).
+  var gotoForm = document.querySelector("form.goto");
+  if (slicesUrl && gotoForm) {
+    gotoForm.addEventListener("submit", function (event) {
+      var index = parseInt(gotoForm.elements.from.value, 10);
+      if (!(index >= 0 && index < +list.dataset.total)) return;
+      event.preventDefault();
+      jump(index);
+    });
+  }
 
   // Type toggles <-> ?hide=kind,kind in the address (replaced, not pushed:
   // a toggle is not a page a visitor goes Back to).
@@ -369,7 +496,8 @@
   // the browser's own scroll restoration on reload would also put back a stale
   // offset. Take over the scroll and keep the target at the top until the
   // layout settles or the reader scrolls.
-  function align(target, done) {
+  function align(target, done, block) {
+    block = block || "start";
     var stop = false;
     function quit() { stop = true; }
     // `done` once the target has stayed in place for a few frames (or the
@@ -384,9 +512,10 @@
     (function step() {
       if (stop || frames++ > 120) { finish(); return; }
       var margin = parseFloat(getComputedStyle(target).scrollMarginTop) || 0;
-      var off = target.getBoundingClientRect().top - margin;
+      var box = target.getBoundingClientRect();
+      var off = block === "end" ? Math.max(0, box.bottom - window.innerHeight) : box.top - margin;
       if (Math.abs(off) > 1) {
-        target.scrollIntoView({ block: "start" });
+        target.scrollIntoView({ block: block });
         stable = 0;
       } else if (++stable > 10) {
         finish();
@@ -407,7 +536,7 @@
       pump(target && nextStub(target));
     }
     (function attempt() {
-      ensure(index).then(function (target) {
+      ensure(index, "start").then(function (target) {
         if (!target) { landed(); return; }
         // Inserted after the fragment was read: navigating to the same
         // fragment again makes it the :target.
@@ -436,7 +565,7 @@
     var id = history.state && history.state[KEY];
     var index = eventIndex(id);
     if (index === null) return;
-    ensure(index).then(function (target) {
+    ensure(index, "start").then(function (target) {
       if (target) { attach(target); align(target); }
     }, function () {});
   }

@@ -43,6 +43,30 @@ def long_url(transactional_db, very_long_release_dir, settings, tmp_path) -> str
     return reverse("attempt", args=[attempt.bench.slug, attempt.model.slug, attempt.task.slug])
 
 
+HUGE = 100_000
+# Layout shift (Core Web Vitals), summed from the first paint, before the
+# page's own scripts run.
+WATCH_SHIFTS = """window.__shift = 0;
+new PerformanceObserver((list) => { for (const e of list.getEntries()) {
+  if (!e.hadRecentInput) window.__shift += e.value; } })
+  .observe({type: 'layout-shift', buffered: true});"""
+
+
+@pytest.fixture(scope="session")
+def huge_release_dir(tmp_path_factory):
+    root = tmp_path_factory.mktemp("huge-release") / "release"
+    generate_release(root, models=1, tasks=1, released=1, events=HUGE, seed=7)
+    return root
+
+
+@pytest.fixture
+def huge_url(transactional_db, huge_release_dir, settings, tmp_path) -> str:
+    settings.MEDIA_ROOT = tmp_path / "media"
+    import_path(huge_release_dir)
+    attempt = Attempt.objects.select_related("bench", "model", "task").get()
+    return reverse("attempt", args=[attempt.bench.slug, attempt.model.slug, attempt.task.slug])
+
+
 def marked_in_view(page: Page, index: int) -> None:
     event = page.locator(f"#e{index}")
     expect(event).to_be_in_viewport(timeout=WAIT_MS)
@@ -122,6 +146,43 @@ def test_a_search_match_in_the_last_slice_is_reached_and_scrolling_loads_slices(
     expect(page.locator(f"#e{reasoning}")).to_be_attached(timeout=WAIT_MS)
     expect(page.locator(f"#e{reasoning}")).to_be_hidden(timeout=WAIT_MS)
     expect(page.locator(f"#e{target}")).to_be_visible(timeout=WAIT_MS)
+
+
+def test_at_100k_events_nothing_moves_and_end_and_home_reach_the_ends(
+    live_server, page: Page, huge_url
+):
+    url = live_server.url + huge_url
+    page.add_init_script(WATCH_SHIFTS)
+    # A deep link: its placeholders hold their events' room, so nothing on
+    # screen moves while the events around it arrive.
+    page.goto(f"{url}#e{HUGE // 2 + 7}")
+    marked_in_view(page, HUGE // 2 + 7)
+    page.wait_for_timeout(1500)
+    assert page.evaluate("() => window.__shift") < 0.1
+    # End from the top shows the last event, in one press, within 2 s.
+    page.goto("about:blank")
+    page.goto(url)
+    page.keyboard.press("End")
+    expect(page.locator(f"#e{HUGE - 1}")).to_be_in_viewport(timeout=2000)
+    # Home from the bottom shows the first.
+    page.keyboard.press("Home")
+    expect(page.locator("#e0")).to_be_in_viewport(timeout=2000)
+    # The position box says where the reader is and jumps anywhere.
+    page.evaluate("() => window.scrollBy(0, 400)")
+    position = page.locator("form.ev-position")
+    expect(position).to_be_visible(timeout=WAIT_MS)
+    expect(position).to_contain_text(f"of {HUGE:,}")
+    page.fill("#ev-at", str(HUGE - 1234))
+    page.keyboard.press("Enter")
+    marked_in_view(page, HUGE - 1234)
+    page.wait_for_timeout(300)
+    assert 0 <= int(page.locator("#ev-at").input_value()) - (HUGE - 1234) < 20
+    # A drag of the scrollbar to three quarters lands near three quarters.
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight * 0.75)")
+    page.wait_for_timeout(1500)
+    at = int(page.locator("#ev-at").input_value())
+    assert abs(at - HUGE * 0.75) < HUGE * 0.1, at
+    expect(page.locator(f"#e{at}")).to_be_attached(timeout=WAIT_MS)
 
 
 def test_any_event_is_reached_without_javascript(live_server, browser: Browser, long_url):

@@ -255,7 +255,9 @@ def test_a_further_trial_has_its_own_slices(tmp_path, client):
 
 def stubs(html: str) -> list[tuple[int, int, str]]:
     found = re.findall(
-        r'<li class="ev-more" data-from="(\d+)" data-last="(\d+)"><a href="([^"]+)">', html
+        r'<li class="ev-more" data-from="(\d+)" data-last="(\d+)"(?: data-lines="\d+")?>'
+        r'<a href="([^"]+)">',
+        html,
     )
     return [(int(a), int(b), href) for a, b, href in found]
 

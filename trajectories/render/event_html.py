@@ -14,6 +14,7 @@ from typing import Any
 from django.utils.safestring import SafeString, mark_safe
 
 from leaderboard import formatting
+from trajectories.render.heights import HEIGHT_BLOCK, MOST_LINES, event_lines
 from trajectories.render.transcript_html import line_href
 
 
@@ -65,7 +66,10 @@ def _lines_link(lines: list[int] | None, transcript_url: str) -> str:
 def render_event(e: dict, event_url: str, transcript_url: str = "") -> str:
     """One event (a view from ``events.event_view``) as an ``<li id="e<index>">``."""
     index = e["index"]
-    classes = f"ev ev-{e['kind']}" + (" ev-problem" if e["problem"] else "")
+    # ev-lN: its estimated height, the room it takes until it is first drawn
+    # (content-visibility), the same estimate its slice's placeholder used.
+    height = min(event_lines(e), MOST_LINES)
+    classes = f"ev ev-{e['kind']} ev-l{height}" + (" ev-problem" if e["problem"] else "")
     full_url = f"{event_url}{index}/"
     out = [
         f'<li class="{classes}" id="e{index}"><div class="ev-head">',
@@ -125,11 +129,28 @@ def render_events(views: list[dict], event_url: str, transcript_url: str = "") -
     return mark_safe("".join(render_event(e, event_url, transcript_url) for e in views))  # noqa: S308 - escaped above
 
 
-def render_slice_stubs(ranges: list[tuple[int, int]], event_url: str) -> str:
+def range_lines(blocks: list[int], first: int, last: int) -> int:
+    """Estimated lines of events ``first`` to ``last`` from the import's
+    per-block figures (a block cut by the range counts pro rata)."""
+    total = 0.0
+    for block in range(first // HEIGHT_BLOCK, last // HEIGHT_BLOCK + 1):
+        if block >= len(blocks):
+            break
+        start = block * HEIGHT_BLOCK
+        inside = min(last, start + HEIGHT_BLOCK - 1) - max(first, start) + 1
+        total += blocks[block] * inside / HEIGHT_BLOCK
+    return round(total)
+
+
+def render_slice_stubs(ranges: list[tuple[int, int]], event_url: str, blocks: list[int]) -> str:
     """A placeholder per slice not on the page: a link to its slice page, which
-    the attempt page's script replaces by the slice's events when needed."""
-    return "".join(
-        f'<li class="ev-more" data-from="{first}" data-last="{last}">'
-        f'<a href="{event_url}?from={first}">Events {first}–{last}</a></li>'
-        for first, last in ranges
-    )
+    the attempt page's script replaces by the slice's events when needed, and
+    sizes from ``data-lines`` (estimated at import, ``blocks``) meanwhile."""
+    out = []
+    for first, last in ranges:
+        lines = f' data-lines="{range_lines(blocks, first, last)}"' if blocks else ""
+        out.append(
+            f'<li class="ev-more" data-from="{first}" data-last="{last}"{lines}>'
+            f'<a href="{event_url}?from={first}">Events {first}–{last}</a></li>'
+        )
+    return "".join(out)

@@ -101,7 +101,9 @@ def attempt(request, bench: str, model: str, task: str, trial: int | None = None
     head, tail = page.split(EVENTS_MARK, 1)
     events_url = f"{request.path}events/"
     views = event_views(queries.page_events(found, 0, shown), limits)
-    stubs = render_slice_stubs([] if every else later_ranges(total, size, shown), events_url)
+    stubs = render_slice_stubs(
+        [] if every else later_ranges(total, size, shown), events_url, evidence.height_lines
+    )
     pieces = _pieces(head, views, events_url, transcript_url, stubs + tail)
     if every:
         return StreamingHttpResponse(pieces, content_type="text/html; charset=utf-8")

@@ -25,7 +25,7 @@ from trajectories.render.event_html import render_events
 from trajectories.render.events import event_views
 
 # Bumped when the events' markup changes, so old ETags stop matching.
-MARKUP_VERSION = "1"
+MARKUP_VERSION = "2"
 
 
 def slice_ranges(total: int, size: int) -> list[tuple[int, int]]:
