@@ -1,6 +1,7 @@
 """Settings from environment variables: small helpers that fail loudly on a bad value."""
 
 import os
+from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -25,6 +26,11 @@ def envint(name: str, default: int) -> int:
         return int(value)
     except ValueError:
         raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
+
+
+def envpath(name: str, default: Path) -> Path:
+    value = os.environ.get(name)
+    return Path(value) if value else default
 
 
 def envlist(name: str, default: list[str]) -> list[str]:

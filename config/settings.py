@@ -13,10 +13,16 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import envbool, envint, envlist
+from config.env import envbool, envint, envlist, envpath
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# Templates and static files: beside the apps, or in the installed wheel's config package.
+RESOURCE_DIR = BASE_DIR if (BASE_DIR / "templates").is_dir() else Path(__file__).resolve().parent
 
+
+# What the site writes (SQLite, var/, media/, staticfiles/): the checkout, else the
+# current folder (an installed wheel), unless set; `benchview view` sets its cache.
+DATA_DIR = envpath("BENCHVIEW_DATA_DIR", BASE_DIR if RESOURCE_DIR == BASE_DIR else Path.cwd())
 
 DEBUG = envbool("DEBUG", True)
 # The built-in key only suits local development: with DEBUG off there is no
@@ -82,7 +88,7 @@ WSGI_APPLICATION = "config.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [RESOURCE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -96,7 +102,7 @@ TEMPLATES = [
 
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        os.environ.get("DATABASE_URL") or f"sqlite:///{DATA_DIR / 'db.sqlite3'}",
         conn_max_age=envint("DATABASE_CONN_MAX_AGE", 0),
     )
 }
@@ -134,9 +140,9 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [BASE_DIR / "static"]
-MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or BASE_DIR / "media")
+STATIC_ROOT = DATA_DIR / "staticfiles"
+STATICFILES_DIRS = [RESOURCE_DIR / "static"]
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or DATA_DIR / "media")
 MEDIA_URL = "media/"
 
 # Production switches: each one explicit.
@@ -201,7 +207,7 @@ if REDIS_URL:
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     SHARED_CACHE = {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": os.environ.get("BENCHVIEW_CACHE_DIR") or str(BASE_DIR / "var" / "cache"),
+        "LOCATION": os.environ.get("BENCHVIEW_CACHE_DIR") or str(DATA_DIR / "var" / "cache"),
     }
 else:
     SHARED_CACHE = {
@@ -372,11 +378,11 @@ BENCHVIEW_LIMITS = {
 }
 
 # Where the admin may pick a release on the server; nothing outside it.
-BENCHVIEW_IMPORT_DIR = Path(os.environ.get("BENCHVIEW_IMPORT_DIR") or BASE_DIR / "imports")
+BENCHVIEW_IMPORT_DIR = Path(os.environ.get("BENCHVIEW_IMPORT_DIR") or DATA_DIR / "imports")
 # SQLite only: the import lock's file (ingest.locks); PostgreSQL uses an advisory lock.
-BENCHVIEW_LOCK_DIR = Path(os.environ.get("BENCHVIEW_LOCK_DIR") or BASE_DIR / "var" / "locks")
+BENCHVIEW_LOCK_DIR = Path(os.environ.get("BENCHVIEW_LOCK_DIR") or DATA_DIR / "var" / "locks")
 # Admin uploads stream here (private, never served) between preview and apply.
-BENCHVIEW_UPLOAD_DIR = Path(os.environ.get("BENCHVIEW_UPLOAD_DIR") or BASE_DIR / "var" / "uploads")
+BENCHVIEW_UPLOAD_DIR = Path(os.environ.get("BENCHVIEW_UPLOAD_DIR") or DATA_DIR / "var" / "uploads")
 # Release archives bypass these (ingest.admin.uploads streams them to disk under
 # upload_max_bytes); every other request body stays small and carries no file.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440

@@ -1,0 +1,1 @@
+"""The ``benchview`` command: the site as an installed tool (``benchview.cli``)."""

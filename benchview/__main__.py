@@ -1,0 +1,3 @@
+from benchview.cli import main
+
+raise SystemExit(main())
