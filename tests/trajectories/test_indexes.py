@@ -24,11 +24,21 @@ def test_the_api_root_answers_json_listing_every_resource_and_the_docs(client):
 def test_the_api_root_lists_every_resource_of_the_api():
     from trajectories.api.urls import urlpatterns
 
-    # Every named address of /api/ but the root itself and the detail pages
-    # (reached from their lists' items).
+    # Every named address of /api/ but the root itself, the detail pages
+    # (reached from their lists' items) and a bench's own lists (reached from
+    # the bench: see the next test).
     names = {p.name for p in urlpatterns if p.name and p.name != "api-root"}
-    listed = {n for n in names if not n.endswith("-detail")}
+    per_bench = {p.name for p in urlpatterns if p.name and "<rslug:bench>" in str(p.pattern)}
+    listed = {n for n in names if not n.endswith("-detail")} - per_bench
     assert listed == set(RESOURCES.values())
+    assert per_bench == {"api-bench-revisions"}
+
+
+def test_each_bench_links_its_own_lists(client, bench):
+    body = client.get(f"/api/benches/{bench.slug}/").json()
+    revisions = body["links"]["revisions"]
+    assert revisions == f"http://testserver/api/benches/{bench.slug}/revisions/"
+    assert client.get(revisions).status_code == 200
 
 
 def test_the_api_root_answers_a_browser_with_an_html_page(client):

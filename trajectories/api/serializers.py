@@ -32,6 +32,8 @@ class BenchSerializer(serializers.ModelSerializer):
             "manifest": _absolute(request, reverse("mirror-manifest", args=[bench.slug])),
             "leaderboard": _absolute(request, reverse("mirror-leaderboard", args=[bench.slug])),
             "matrix": _absolute(request, reverse("mirror-matrix", args=[bench.slug])),
+            # A bench's own lists are reached from it, not from the API's root.
+            "revisions": _absolute(request, reverse("api-bench-revisions", args=[bench.slug])),
         }
 
 
