@@ -5,6 +5,27 @@ from __future__ import annotations
 from django import forms
 
 from ingest.admin import import_dir
+from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
+
+EXCEPTIONS_CHOICES = [
+    ("harbor", "harbor: the reward decides, as Harbor's result.json counts it"),
+    ("fail", "fail: a trial that raised fails, whatever its reward"),
+    ("terminal-bench", "terminal-bench: a trial that raised anything but a timeout is left out"),
+]
+EXCEPTIONS_HELP = (
+    "Only for Harbor jobs: how a trial that raised an exception is scored (see docs/harbor.md)."
+)
+
+
+def exceptions_field() -> forms.ChoiceField:
+    return forms.ChoiceField(
+        choices=EXCEPTIONS_CHOICES,
+        initial=DEFAULT_EXCEPTIONS_RULE,
+        required=False,
+        label="Trials that raised (Harbor jobs)",
+        help_text=EXCEPTIONS_HELP,
+    )
+
 
 HARBOR_BENCH_HELP = (
     "Only for Harbor jobs (an archive or folder of job or trial folders, told apart from a "
@@ -27,6 +48,7 @@ class UploadForm(forms.Form):
         help_text=HARBOR_BENCH_HELP,
         max_length=100,
     )
+    exceptions = exceptions_field()
 
 
 class ServerPickForm(forms.Form):
@@ -34,6 +56,7 @@ class ServerPickForm(forms.Form):
     bench = forms.SlugField(
         required=False, label="Bench id (Harbor jobs)", help_text=HARBOR_BENCH_HELP, max_length=100
     )
+    exceptions = exceptions_field()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -26,6 +26,7 @@ from ingest.progress import ProgressCallback
 from ingest.reader import ReleaseReadError, open_release
 from ingest.report import plan_summary
 from ingest.services import ImportRefused, ImportResult, release_import
+from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +61,7 @@ def recorded_import(
     progress: ProgressCallback | None = None,
     bench: str | None = None,
     opener: Callable[[], AbstractContextManager] | None = None,
+    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
 ) -> RecordedImport:
     """Check (``action`` dry-run or preview) or import the release at ``path``, and record it.
 
@@ -88,7 +90,9 @@ def recorded_import(
     )
     if opener is None:
         if via == ImportRecord.Via.ADMIN:
-            opener = lambda: open_release_or_jobs(path, name=name or str(path), bench=bench)  # noqa: E731
+            opener = lambda: open_release_or_jobs(  # noqa: E731
+                path, name=name or str(path), bench=bench, exceptions_rule=exceptions_rule
+            )
         else:
             opener = lambda: open_release(path)  # noqa: E731
     try:

@@ -30,6 +30,7 @@ from ingest.imports import Outcome, recorded_import
 from ingest.job_live import LiveReporter, live_drop, live_rows, this_host
 from ingest.locks import ImportBusy
 from ingest.models import ImportJob, ImportLock, ImportRecord
+from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 logger = logging.getLogger(__name__)
 
@@ -45,12 +46,14 @@ def job_enqueue(
     user,
     staging_token: str = "",
     bench: str | None = None,
+    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
 ) -> ImportJob:
     """Queue the import of the previewed release (or Harbor jobs into ``bench``) at
     ``path``; returns the queued job."""
     job = ImportJob.objects.create(
         user=user,
         bench=bench or "",
+        exceptions_rule=exceptions_rule,
         source_name=name,
         path=str(path),
         staging_token=staging_token,
@@ -120,6 +123,7 @@ def _run(job: ImportJob) -> str:
             holder=job_holder(job),
             progress=reporter,
             bench=job.bench or None,
+            exceptions_rule=job.exceptions_rule,
         )
     except ImportBusy as exc:
         _finish(job, State.FAILED, error=str(exc), record=exc.record)

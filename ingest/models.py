@@ -99,6 +99,11 @@ class ImportJob(models.Model):
     bench = models.CharField(
         max_length=100, blank=True, help_text="for Harbor jobs: the bench they go into"
     )
+    exceptions_rule = models.CharField(
+        max_length=32,
+        default="harbor",
+        help_text="for Harbor jobs: how a trial that raised is scored",
+    )
     staged = models.BooleanField(default=False, help_text="new batches stay staff-only")
     state = models.CharField(max_length=16, choices=State, default=State.QUEUED)
     task_id = models.CharField(max_length=64, blank=True, help_text="its task in the queue")

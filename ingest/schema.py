@@ -21,7 +21,7 @@ from ingest.schema_base import (
     column_text,
 )
 from leaderboard.models import Attempt, Batch, Bench, Check, CheckResult, Model, Task
-from leaderboard.scoring import SCORING_RULES
+from leaderboard.scoring import EXCEPTIONS_RULES, SCORING_RULES
 from leaderboard.slugs import RESERVED_BENCH_SLUGS, SLUG_RE
 from trajectories.models import VendorRequest
 
@@ -73,6 +73,9 @@ class ManifestDoc(Doc):
     tasks: list[TaskSlug]
     batches: list[BatchDoc]
     counts: CountsDoc
+    # Beyond v1 (Harbor benches): how a trial that raised is scored, see
+    # leaderboard.scoring.EXCEPTIONS_RULES. Absent: verdicts' exceptions decide nothing.
+    exceptions_rule: str | None = None
 
     @field_validator("bench")
     @classmethod
@@ -94,6 +97,15 @@ class ManifestDoc(Doc):
     @classmethod
     def _slugs(cls, value: list[str]) -> list[str]:
         return [_slug(x) for x in value]
+
+    @field_validator("exceptions_rule")
+    @classmethod
+    def _exceptions_rule(cls, value: str | None) -> str | None:
+        if value is not None and value not in EXCEPTIONS_RULES:
+            raise ValueError(
+                f"unknown exceptions rule {value!r} (known: {', '.join(EXCEPTIONS_RULES)})"
+            )
+        return value
 
 
 # -- leaderboard.json, matrix.json, models/, tasks/ -----------------------------------------

@@ -74,6 +74,9 @@ def manifest_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any
             "attempts": attempts,
         },
     }
+    if bench.exceptions_rule:
+        # Beyond v1: how a trial that raised is scored (docs/harbor.md).
+        doc["exceptions_rule"] = bench.exceptions_rule
     return merge_extras(doc, bench.extras.get("manifest.json"))
 
 
@@ -120,6 +123,8 @@ def leaderboard_document(bench: Bench, *, live_only: bool = False) -> dict[str, 
             "harness": m.harness,
             "provider": m.provider,
             **_aggregate(m, sums),
+            # Beyond v1, where the bench's runs can raise (Harbor's n_errored_trials).
+            **({"errors": m.errors} if bench.exceptions_rule else {}),
         }
         for m in bench.models.ranked()
     ]

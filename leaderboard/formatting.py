@@ -15,6 +15,11 @@ def score(value: float | None, percent: bool = False) -> str:
     return f"{value * 100:.1f}%" if percent else f"{value:.3f}"
 
 
+def reward(value: float | None) -> str:
+    """A verifier's reward as it would be written: 1.0 -> "1", 0.25 -> "0.25"."""
+    return "none" if value is None else f"{value:g}"
+
+
 def score_exact(value: float | None) -> str:
     """A score to four places without trailing zeros, for import reports:
     0.57314 -> "0.5731", 0.5 -> "0.5", 1 -> "1.0"; None -> "-" (plain text)."""

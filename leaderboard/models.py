@@ -12,7 +12,7 @@ from django.db import connections, models
 from django.db.models import Q
 
 from leaderboard import jsonsafe
-from leaderboard.scoring import PASS_RATE_RULES
+from leaderboard.scoring import EXCEPTIONS_RULES, PASS_RATE_RULES
 from leaderboard.visibility import can_see_staged
 
 
@@ -21,6 +21,9 @@ class Bench(models.Model):
     title = models.CharField(max_length=300)
     revision = models.CharField(max_length=100)
     scoring_rule = models.CharField(max_length=100)
+    # How a trial that raised is scored (leaderboard.scoring.EXCEPTIONS_RULES);
+    # blank for benches whose verdicts record no exceptions.
+    exceptions_rule = models.CharField(max_length=32, blank=True, default="")
     generated_at = models.CharField(max_length=64, help_text="RFC 3339, as published")
     # Unknown fields of manifest.json, leaderboard.json and matrix.json, by file
     # (trees in the shape of ``leaderboard.extras``).
@@ -29,7 +32,13 @@ class Bench(models.Model):
     class Meta:
         ordering = ["slug"]
         verbose_name_plural = "benches"
-        constraints = [models.UniqueConstraint(fields=["slug"], name="bench_unique_slug")]
+        constraints = [
+            models.UniqueConstraint(fields=["slug"], name="bench_unique_slug"),
+            models.CheckConstraint(
+                condition=Q(exceptions_rule__in=["", *EXCEPTIONS_RULES]),
+                name="bench_known_exceptions_rule",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.slug
@@ -99,6 +108,8 @@ class Model(models.Model):
     # The pass rate's denominator: the tasks, plus every further trial where the
     # bench ran several (then ``score`` and ``passed`` count trials too).
     trials = models.IntegerField(default=0)
+    # Trials that raised an exception, counted or not (Harbor's n_errored_trials).
+    errors = models.IntegerField(default=0)
     cost_usd = models.FloatField(default=0.0)
     duration_s = models.FloatField(default=0.0)
     by_surface = models.JSONField(default=dict, blank=True)
@@ -373,6 +384,8 @@ class Disagreement(models.Model):
         ("summary.json", "summary.json"),
         ("matrix.json", "matrix.json"),
         ("leaderboard.json", "leaderboard.json"),
+        # A Harbor job's own summary (stats.evals), compared like with like.
+        ("result.json", "Harbor result.json"),
     ]
 
     bench = models.ForeignKey(Bench, on_delete=models.CASCADE, related_name="disagreements")

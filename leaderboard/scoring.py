@@ -46,11 +46,11 @@ DEFAULT_REWARD_THRESHOLD = 1.0
 
 def reward_threshold(checks: Sequence[CheckOutcome], verdict: Mapping[str, Any]) -> float:
     """reward-threshold (Harbor benches): 1 when the verdict's ``reward`` is at
-    least its ``threshold`` (default 1.0) and it records no ``exception`` (a
-    trial that crashed scores 0 whatever was rewarded), else 0. The checks are
-    shown for detail only: the verifier's reward is what decides."""
-    if verdict.get("exception"):
-        return 0.0
+    least its ``threshold`` (default 1.0), else 0; no reward scores 0. An
+    ``exception`` the verdict records does not decide here: Harbor's verifier
+    runs after it and the reward counts (the bench's exceptions rule, applied
+    by ``score_verdict``, may say otherwise). The checks are shown for detail
+    only: the verifier's reward is what decides."""
     reward = verdict.get("reward")
     threshold = verdict.get("threshold", DEFAULT_REWARD_THRESHOLD)
     if not _is_number(reward) or not _is_number(threshold):
@@ -74,15 +74,49 @@ SCORING_RULES: dict[str, Callable[[Sequence[CheckOutcome], Mapping[str, Any]], f
 PASS_RATE_RULES = frozenset({"pass-fail", "reward-threshold"})
 
 
+# How a trial that raised (its verdict records an ``exception``) is scored:
+# the rule in force is stored with the bench (manifest.json ``exceptions_rule``).
+# - harbor: as Harbor's own result.json counts it: the verifier ran after the
+#   exception, so its reward decides (no reward scores 0);
+# - fail: any exception fails the trial, whatever was rewarded;
+# - terminal-bench: as Terminal-Bench's leaderboard (get_agent_scores) counts
+#   it: a trial that raised anything but a timeout is left out of the figures;
+#   the rest count their reward, a missing one as 0.
+HARBOR_EXCEPTIONS = "harbor"
+FAIL_EXCEPTIONS = "fail"
+TERMINAL_BENCH_EXCEPTIONS = "terminal-bench"
+EXCEPTIONS_RULES = (HARBOR_EXCEPTIONS, FAIL_EXCEPTIONS, TERMINAL_BENCH_EXCEPTIONS)
+DEFAULT_EXCEPTIONS_RULE = HARBOR_EXCEPTIONS
+# Exceptions Terminal-Bench still counts (the trial ran out of time; it did not break).
+TIMEOUT_EXCEPTIONS = frozenset({"AgentTimeoutError", "VerifierTimeoutError"})
+# The flag of an attempt the exceptions rule leaves out of every figure.
+LEFT_OUT = "left-out"
+# Flags of an attempt whose run raised: "exception:<type>" (Harbor's exception_info).
+EXCEPTION_FLAG_PREFIX = "exception:"
+
+
 def score_verdict(
     rule: str,
     checks: Sequence[CheckOutcome] | None,
     verdict: Mapping[str, Any] | None = None,
+    exceptions_rule: str = "",
 ) -> float:
-    """The task score of one attempt; a missing verdict (None) scores 0."""
+    """The task score of one attempt; a missing verdict (None) scores 0. Under
+    the ``fail`` exceptions rule a verdict that records an exception scores 0."""
     if checks is None:
         return 0.0
+    if exceptions_rule == FAIL_EXCEPTIONS and verdict and verdict.get("exception"):
+        return 0.0
     return SCORING_RULES[rule](checks, verdict or {})
+
+
+def is_counted(verdict: Mapping[str, Any] | None, exceptions_rule: str = "") -> bool:
+    """False when the exceptions rule leaves this attempt out of the figures
+    (terminal-bench: it raised something other than a timeout)."""
+    if exceptions_rule != TERMINAL_BENCH_EXCEPTIONS or not verdict:
+        return True
+    raised = verdict.get("exception")
+    return not raised or raised in TIMEOUT_EXCEPTIONS
 
 
 @dataclass(frozen=True)
@@ -119,18 +153,28 @@ class Cell:
     cost_usd: float | None = None
     duration_s: float | None = None
     # Scores of the further trials of this model on this task (Harbor's
-    # n_attempts); the cell's own score is the first trial's.
-    trials: tuple[float, ...] = ()
+    # n_attempts); the cell's own score is the first trial's. None: a trial the
+    # exceptions rule leaves out (the first one is, when its flags say LEFT_OUT).
+    trials: tuple[float | None, ...] = ()
+    # How many of the cell's trials (the first and the further ones) raised an exception.
+    errors: int = 0
+
+    @property
+    def counted(self) -> bool:
+        return LEFT_OUT not in self.flags
 
 
 @dataclass
 class Figures:
     score: float = 0.0
+    # Tasks in the mean: every task, but those whose trials are all left out.
     tasks: int = 0
     flagged: int = 0
     passed: int = 0
-    # The pass rate's denominator: tasks plus further trials (== tasks without any).
+    # The pass rate's denominator: the counted trials (== tasks when each ran once).
     trials: int = 0
+    # Trials that raised an exception (Harbor's n_errored_trials), counted or not.
+    errors: int = 0
     cost_usd: float = 0.0
     duration_s: float = 0.0
     by_surface: dict[str, dict[str, float | int]] = field(default_factory=dict)
@@ -158,33 +202,36 @@ def model_figures(
     Where a cell has further trials, ``score`` and ``passed`` count trials (as
     tbench does): every trial is one draw, so the score is the trials' mean,
     which is the tasks' mean when every task ran once. ``by_surface``, cost and
-    duration stay per task (first trials).
+    duration stay per task (first trials). A trial the exceptions rule leaves
+    out is no draw; a task all of whose trials are left out is not in the mean
+    (``tasks`` says how many are).
     """
     figures = Figures()
     total = 0.0
-    extra = 0
     surfaces: dict[str, list[float]] = {}
-    tasks = list(task_order)
-    for task in tasks:
+    for task in task_order:
         cell = cells.get(task)
-        score = cell.score if cell is not None else 0.0
         if cell is None or MISSING_VERDICT in cell.flags or MISSING_ATTEMPT in cell.flags:
             figures.flagged += 1
-        if score >= 1.0 - TOLERANCE:
-            figures.passed += 1
-        total += score
-        for trial_score in cell.trials if cell is not None else ():
-            extra += 1
-            total += trial_score
-            if trial_score >= 1.0 - TOLERANCE:
-                figures.passed += 1
-        surfaces.setdefault(task_surfaces[task], []).append(score)
-        if cell is not None and cell.released:
-            figures.cost_usd += cell.cost_usd or 0.0
-            figures.duration_s += cell.duration_s or 0.0
-    figures.tasks = len(tasks)
-    figures.trials = len(tasks) + extra
-    figures.score = total / figures.trials if tasks else 0.0
+        if cell is None:
+            draws: list[float] = [0.0]
+        else:
+            figures.errors += cell.errors
+            draws = [cell.score] if cell.counted else []
+            draws += [s for s in cell.trials if s is not None]
+            if cell.released:
+                figures.cost_usd += cell.cost_usd or 0.0
+                figures.duration_s += cell.duration_s or 0.0
+        if not draws:
+            continue
+        figures.tasks += 1
+        figures.trials += len(draws)
+        figures.passed += sum(1 for s in draws if s >= 1.0 - TOLERANCE)
+        total += sum(draws)
+        surfaces.setdefault(task_surfaces[task], []).append(
+            cell.score if cell is not None and cell.counted else draws[0]
+        )
+    figures.score = total / figures.trials if figures.trials else 0.0
     figures.by_surface = {
         surface: {"score": sum(scores) / len(scores), "tasks": len(scores)}
         for surface, scores in sorted(surfaces.items())
@@ -192,9 +239,10 @@ def model_figures(
     return figures
 
 
-def trials_figure(first: float, further: Iterable[float]) -> dict[str, int]:
-    """``{"passed", "total"}`` over a cell's trials: the first and the further ones."""
-    scores = [first, *further]
+def trials_figure(first: float, further: Iterable[float | None]) -> dict[str, int]:
+    """``{"passed", "total"}`` over a cell's trials: the first and the further ones
+    (a trial left out by the exceptions rule, None, counts in neither)."""
+    scores = [s for s in (first, *further) if s is not None]
     return {"passed": sum(1 for s in scores if s >= 1.0 - TOLERANCE), "total": len(scores)}
 
 

@@ -8,8 +8,11 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
+from leaderboard.harbor_result import HARBOR_RESULT, harbor_result_differences
 from leaderboard.models import Attempt, Bench, Disagreement, Generation, Model, Task
 from leaderboard.scoring import (
+    EXCEPTION_FLAG_PREFIX,
+    LEFT_OUT,
     Cell,
     bootstrap_interval,
     competition_ranks,
@@ -59,7 +62,7 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
             "matrix_score",
         )
     )
-    extra = _further_trials(bench)
+    extra, further_errors = _further_trials(bench)
     wanted: dict[tuple[int, int | None, str, str], tuple[float, float]] = {}
     task_totals: dict[str, float] = dict.fromkeys(order, 0.0)
     for _, model_id, task_id, score, flags, detail, cost, duration, published, matrix in attempts:
@@ -71,6 +74,7 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
             cost_usd=cost,
             duration_s=duration,
             trials=extra.get((model_id, task_id), ()),
+            errors=raised(flags) + further_errors.get((model_id, task_id), 0),
         )
         task_totals[slug] += score
         if detail:
@@ -99,6 +103,7 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
             "flagged": fig.flagged,
             "passed": fig.passed,
             "trials": fig.trials,
+            "errors": fig.errors,
             "cost_usd": fig.cost_usd,
             "duration_s": fig.duration_s,
             "by_surface": fig.by_surface,
@@ -116,6 +121,10 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
         for name in COMPARED_ROW_FIGURES:
             if name in row and differs(float(row[name]), float(values[name])):
                 wanted[(model.pk, None, "leaderboard.json", name)] = (row[name], values[name])
+        for name, (published, recomputed) in harbor_result_differences(
+            row.get(HARBOR_RESULT), fig
+        ).items():
+            wanted[(model.pk, None, "result.json", name)] = (published, recomputed)
     if changed_models:
         Model.objects.bulk_update(changed_models, list(values))
 
@@ -132,17 +141,27 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
     _sync_disagreements(bench, wanted)
 
 
-def _further_trials(bench: Bench) -> dict[tuple[int, int], tuple[float, ...]]:
-    """(model pk, task pk) -> the scores of its trials after the first, in order."""
+def raised(flags: list[str]) -> int:
+    """1 when an attempt's flags say its run raised an exception (Harbor), else 0."""
+    return 1 if any(f.startswith(EXCEPTION_FLAG_PREFIX) for f in flags) else 0
+
+
+def _further_trials(
+    bench: Bench,
+) -> tuple[dict[tuple[int, int], tuple[float | None, ...]], dict[tuple[int, int], int]]:
+    """(model pk, task pk) -> the scores of its trials after the first, in order
+    (None for one the exceptions rule leaves out), and how many of them raised."""
     rows = (
         Attempt.all_trials.filter(bench=bench, trial__gt=0)
         .order_by("model_id", "task_id", "trial")
-        .values_list("model_id", "task_id", "score")
+        .values_list("model_id", "task_id", "score", "flags")
     )
-    found: dict[tuple[int, int], list[float]] = {}
-    for model_id, task_id, score in rows:
-        found.setdefault((model_id, task_id), []).append(score)
-    return {key: tuple(scores) for key, scores in found.items()}
+    found: dict[tuple[int, int], list[float | None]] = {}
+    errors: dict[tuple[int, int], int] = {}
+    for model_id, task_id, score, flags in rows:
+        found.setdefault((model_id, task_id), []).append(None if LEFT_OUT in flags else score)
+        errors[(model_id, task_id)] = errors.get((model_id, task_id), 0) + raised(flags)
+    return {key: tuple(scores) for key, scores in found.items()}, errors
 
 
 def _tie_links(bench: Bench, models: list[Model], ranks: dict, task_scores: dict) -> dict:

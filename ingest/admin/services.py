@@ -12,6 +12,7 @@ from pathlib import Path
 from ingest.imports import Action, Outcome, recorded_import
 from ingest.models import ImportRecord
 from ingest.preview import preview_document
+from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 
 @dataclass
@@ -24,7 +25,14 @@ class Preview:
         return self.record.outcome == Outcome.CHECKED
 
 
-def preview_release(*, path: Path, name: str, user, bench: str | None = None) -> Preview:
+def preview_release(
+    *,
+    path: Path,
+    name: str,
+    user,
+    bench: str | None = None,
+    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
+) -> Preview:
     """Read and check the release at ``path`` without writing any of it.
 
     ``path`` may hold Harbor jobs instead (told by content), imported into
@@ -39,6 +47,7 @@ def preview_release(*, path: Path, name: str, user, bench: str | None = None) ->
         user=user,
         holder="",
         bench=bench,
+        exceptions_rule=exceptions_rule,
     )
     if done.plan is None:  # unreadable (or an unexpected error): the record says why
         return Preview(record=done.record, document=None)

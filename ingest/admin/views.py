@@ -27,6 +27,7 @@ from ingest.models import ImportRecord
 from ingest.report import finding_text
 from leaderboard import formatting
 from leaderboard.models import Bench
+from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 SESSION_KEY = "ingest_imports"
 
@@ -44,7 +45,11 @@ def import_start(request, *, model_admin):
         else:
             staged = Staged.create()
             try:
-                meta = {"name": name, "bench": pick_form.cleaned_data["bench"] or None}
+                meta = {
+                    "name": name,
+                    "bench": pick_form.cleaned_data["bench"] or None,
+                    "exceptions": pick_form.cleaned_data["exceptions"] or DEFAULT_EXCEPTIONS_RULE,
+                }
                 return _preview(request, model_admin, staged, path=path, meta=meta)
             finally:
                 _remove_unless_pending(request, staged)
@@ -80,14 +85,23 @@ def _upload(request, model_admin, staged: Staged, handler: ReleaseUploadHandler)
     if not form.is_valid():
         return _start_page(request, model_admin, upload_form=form)
     name = form.cleaned_data["archive"].name
-    meta = {"name": name, "upload": name, "bench": form.cleaned_data["bench"] or None}
+    meta = {
+        "name": name,
+        "upload": name,
+        "bench": form.cleaned_data["bench"] or None,
+        "exceptions": form.cleaned_data["exceptions"] or DEFAULT_EXCEPTIONS_RULE,
+    }
     return _preview(request, model_admin, staged, path=staged.upload_dir / name, meta=meta)
 
 
 def _preview(request, model_admin, staged: Staged, *, path, meta: dict):
     """Check the release; keep it staged and show the preview, or say what is wrong."""
     preview = preview_release(
-        path=path, name=meta["name"], user=request.user, bench=meta.get("bench")
+        path=path,
+        name=meta["name"],
+        user=request.user,
+        bench=meta.get("bench"),
+        exceptions_rule=meta.get("exceptions", DEFAULT_EXCEPTIONS_RULE),
     )
     if preview.document is None:
         error = f"This release cannot be read, so nothing was written: {preview.record.message}"
@@ -136,6 +150,7 @@ def import_apply(request, token: str, *, model_admin):
         user=request.user,
         staging_token=staged.token if "upload" in meta else "",
         bench=meta.get("bench"),
+        exceptions_rule=meta.get("exceptions", DEFAULT_EXCEPTIONS_RULE),
     )
     # The staged folder stays for the worker (and a retry); the job removes
     # it once applied, the sweep a day later otherwise.
@@ -251,6 +266,7 @@ def _preview_page(request, model_admin, document: dict, *, token, apply_form=Non
         more_problems=max(len(document["problems"]) - limit, 0),
         disagreements=summary.get("disagreements", [])[:limit],
         more_disagreements=max(len(summary.get("disagreements", [])) - limit, 0),
+        job_disagreements=summary.get("job_disagreements", [])[:limit],
         transcript_findings=[
             {**f, "text": finding_text(f)} for f in summary.get("transcript_findings", [])[:limit]
         ],

@@ -16,13 +16,14 @@ from ingest import schema
 from ingest.harbor.attempts import AttemptFiles, trial_attempt
 from ingest.harbor.errors import HarborError
 from ingest.harbor.existing import NotHarborBench, kept_models
+from ingest.harbor.job_summary import Eval, job_figures, read_evals
 from ingest.harbor.layout import RESULT, find_trials
 from ingest.harbor.release import ModelEntry, TaskEntry, release_files, task_checks
 from ingest.harbor.source import HarborSource
 from ingest.harbor.trial import Trial, TrialProblem, read_trial
 from ingest.reader import ReleaseSource
 from leaderboard.models import Bench
-from leaderboard.scoring import DEFAULT_REWARD_THRESHOLD
+from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE, DEFAULT_REWARD_THRESHOLD, EXCEPTIONS_RULES
 from leaderboard.slugs import RESERVED_BENCH_SLUGS, is_slug
 
 _NOT_SLUG = re.compile(r"[^a-z0-9._-]+")
@@ -116,18 +117,26 @@ def harbor_release(
     threshold: float = DEFAULT_REWARD_THRESHOLD,
     allow_partial: bool = False,
     replace: bool = False,
+    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
 ) -> HarborRelease:
-    """Build the release of ``trees`` (each with the label that names it)."""
+    """Build the release of ``trees`` (each with the label that names it);
+    ``exceptions_rule`` scores the trials that raised (leaderboard.scoring)."""
+    if exceptions_rule not in EXCEPTIONS_RULES:
+        raise HarborError(
+            [f"--exceptions {exceptions_rule!r}: expected one of {', '.join(EXCEPTIONS_RULES)}"]
+        )
     problems: list[str] = []
     notes: list[str] = []
     if not is_slug(bench) or bench in RESERVED_BENCH_SLUGS:
         raise HarborError([f"--bench {bench!r}: not a valid bench id"])
     rules = read_models_file(*models_file) if models_file else {}
     trials: list[Trial] = []
+    evals: list[Eval] = []
     for tree, label in trees:
         found, found_problems, found_notes = find_trials(tree, label, allow_partial=allow_partial)
         problems += found_problems
         notes += found_notes
+        evals += read_evals(tree, label, found, threshold=threshold)
         for folder in found:
             try:
                 trials.append(read_trial(folder))
@@ -156,10 +165,16 @@ def harbor_release(
 
     models: dict[str, ModelEntry] = {}
     grouped: dict[tuple[str, str], list[Trial]] = {}
+    model_of_trial: dict[tuple[str, str], str] = {}
     for trial in trials:
         model = _model_of(trial, rules)
         models.setdefault(model.id, model)
         grouped.setdefault((model.id, slugify(trial.task_name)), []).append(trial)
+        model_of_trial[(trial.folder.job, trial.trial_name)] = model.id
+    by_model, eval_notes = job_figures(evals, model_of_trial)
+    notes += eval_notes
+    for model_id, figures in by_model.items():
+        models[model_id].harbor_result = figures.document()
     attempts: list[AttemptFiles] = []
     for (model_id, task_id), group in sorted(grouped.items()):
         group.sort(key=_order)
@@ -183,7 +198,12 @@ def harbor_release(
                     f"({trial.trial_name}; trial 0 is the attempt's own page)"
                 )
             attempt = trial_attempt(
-                trial, bench=bench, model=model_id, task=task_id, threshold=threshold
+                trial,
+                bench=bench,
+                model=model_id,
+                task=task_id,
+                threshold=threshold,
+                exceptions_rule=exceptions_rule,
             )
             attempt.trial = n
             if len(group) > 1:
@@ -223,6 +243,7 @@ def harbor_release(
         models=list(models.values()),
         tasks=list(tasks.values()),
         attempts=attempts,
+        exceptions_rule=exceptions_rule,
     )
     name = "+".join(label.rsplit("/", 1)[-1] for _, label in trees)
     return HarborRelease(HarborSource(name=name, files=files), len(trials), notes, kept)

@@ -11,6 +11,7 @@ from ingest.harbor.build import harbor_release
 from ingest.harbor.errors import HarborError
 from ingest.harbor.source import HarborSource
 from ingest.reader import ReleaseReadError, ReleaseSource, open_release, open_tree
+from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 
 def _is_release(path: str | os.PathLike) -> ReleaseSource | None:
@@ -24,7 +25,11 @@ def _is_release(path: str | os.PathLike) -> ReleaseSource | None:
 
 @contextmanager
 def open_release_or_jobs(
-    path: str | os.PathLike, *, name: str, bench: str | None
+    path: str | os.PathLike,
+    *,
+    name: str,
+    bench: str | None,
+    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
 ) -> Iterator[ReleaseSource | HarborSource]:
     """A release (manifest.json at its root or in one top-level folder), or else
     Harbor jobs imported into ``bench``, which they need. Raises ReleaseReadError
@@ -42,6 +47,8 @@ def open_release_or_jobs(
                     "the bench id to import into"
                 ]
             )
-        built = harbor_release([(tree, Path(name).name)], bench=bench)
+        built = harbor_release(
+            [(tree, Path(name).name)], bench=bench, exceptions_rule=exceptions_rule
+        )
         with built.source as source:
             yield source

@@ -12,9 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ingest.harbor.attempts import RULE, AttemptFiles, dump
+from ingest.harbor.attempts import RULE, AttemptFiles, dump, outcome
 from leaderboard.formatting import pass_rate
-from leaderboard.scoring import Cell, competition_ranks, model_figures, trials_figure
+from leaderboard.harbor_result import HARBOR_RESULT
+from leaderboard.scoring import (
+    DEFAULT_EXCEPTIONS_RULE,
+    EXCEPTION_FLAG_PREFIX,
+    LEFT_OUT,
+    Cell,
+    competition_ranks,
+    model_figures,
+    trials_figure,
+)
 
 
 @dataclass
@@ -23,6 +32,8 @@ class ModelEntry:
     display_name: str
     harness: str
     provider: str
+    # What the model's jobs' own result.json say (leaderboard.harbor_result).
+    harbor_result: dict[str, Any] | None = None
 
 
 @dataclass
@@ -42,19 +53,34 @@ def release_files(
     models: list[ModelEntry],
     tasks: list[TaskEntry],
     attempts: list[AttemptFiles],
+    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
 ) -> dict[str, bytes]:
     model_ids = sorted(m.id for m in models)
     by_model = {m.id: m for m in models}
     task_ids = sorted(t.id for t in tasks)
     by_task = {t.id: t for t in tasks}
     surfaces = {t.id: t.surface for t in tasks}
+    # Every attempt scored under this import's rule, kept models' too (they
+    # may have been imported under another one; the site rescores them alike).
+    scored = {id(a): outcome(a.verdict, exceptions_rule) for a in attempts}
+    for a in attempts:
+        a.score, counted = scored[id(a)]
+        flags = [f for f in a.flags if f != LEFT_OUT] + ([] if counted else [LEFT_OUT])
+        if (a.summary["score"], a.summary["flags"]) != (a.score, flags):
+            a.summary["score"], a.summary["flags"] = a.score, flags
+            a.refresh()
     further = sorted((a for a in attempts if a.trial), key=lambda a: a.trial)
     every = attempts
     attempts = [a for a in attempts if not a.trial]
     by_key = {(a.model, a.task): a for a in attempts}
-    trial_scores: dict[tuple[str, str], list[float]] = {}
+    trial_scores: dict[tuple[str, str], list[float | None]] = {}
+    raised: dict[tuple[str, str], int] = {}
+    for a in every:
+        failed = any(f.startswith(EXCEPTION_FLAG_PREFIX) for f in a.flags)
+        raised[(a.model, a.task)] = raised.get((a.model, a.task), 0) + failed
     for a in further:
-        trial_scores.setdefault((a.model, a.task), []).append(a.score)
+        counted = scored[id(a)][1]
+        trial_scores.setdefault((a.model, a.task), []).append(a.score if counted else None)
     finished = [a.summary["timing"]["finished_at"] for a in attempts] or ["1970-01-01T00:00:00Z"]
     generated_at = max(finished)
     revision = generated_at[:10]
@@ -70,6 +96,7 @@ def release_files(
             cost.get("usd"),
             timing.get("duration_s"),
             tuple(trial_scores.get((a.model, a.task), ())),
+            raised.get((a.model, a.task), 0),
         )
     figures = {m: model_figures(cells[m], surfaces, task_ids) for m in model_ids}
     ranked = competition_ranks([(m, figures[m].score) for m in model_ids])
@@ -86,9 +113,14 @@ def release_files(
                 "harness": spec.harness,
                 "provider": spec.provider,
                 **figures[m].aggregate(),
-                # Beyond v1 (readers may ignore them): the pass rate with its counts.
+                # Beyond v1 (readers may ignore them): the pass rate with its
+                # counts, the trials that raised, and what the jobs' own
+                # result.json say (leaderboard.harbor_result).
                 "passed": f.passed,
                 "pass_rate": pass_rate(f.passed, f.trials),
+                "trials": f.trials,
+                "errors": f.errors,
+                **({HARBOR_RESULT: spec.harbor_result} if spec.harbor_result else {}),
             }
         )
     files["leaderboard.json"] = dump({**head, "scoring_rule": RULE, "rows": rows})
@@ -175,6 +207,7 @@ def release_files(
             "revision": revision,
             "generated_at": generated_at,
             "scoring_rule": RULE,
+            "exceptions_rule": exceptions_rule,
             "models": model_ids,
             "tasks": task_ids,
             "batches": [{"id": 1, "released_at": generated_at, "tasks": task_ids}]

@@ -7,6 +7,7 @@ Harbor versions both occur). Refusals name the trial folder and the file.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -77,6 +78,38 @@ class Trial:
 # Harbor writes naive timestamps (``2025-11-19T14:18:43.882955``): they are UTC,
 # and are written with ``Z`` (the ATIF normaliser's rule, so both agree).
 utc = atif.utc
+_OFFSET = re.compile(r"(Z|[+-]\d\d:?\d\d)$")
+
+
+def _instant(ts: str | None) -> datetime | None:
+    """An absolute time, or None when ``ts`` is none or gives no UTC offset."""
+    if not ts or not _OFFSET.search(ts):
+        return None
+    try:
+        return datetime.fromisoformat(ts.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def exception_time(raw: Any, started: str | None, finished: str | None) -> dict[str, Any]:
+    """When the exception was raised, as far as the file says.
+
+    Harbor writes ``exception_info.occurred_at`` without a UTC offset in the
+    runner's local time (in real jobs hours away from the trial's own UTC
+    times), so a time without an offset is no absolute time: it is kept as
+    written, ``occurred_at_local``, and ``occurred_at`` is null. A time with an
+    offset is ``occurred_at`` only when it lies within the trial's start and
+    end; outside them it is kept as written too, never shown as when it happened.
+    """
+    if not isinstance(raw, str) or not raw:
+        return {"occurred_at": None}
+    moment = _instant(raw)
+    if moment is None:
+        return {"occurred_at": None, "occurred_at_local": raw}
+    start, end = _instant(started), _instant(finished)
+    if (start and moment < start) or (end and moment > end):
+        return {"occurred_at": None, "occurred_at_as_written": raw}
+    return {"occurred_at": utc(raw)}
 
 
 def _seconds(start: str | None, end: str | None) -> float:
@@ -119,17 +152,17 @@ def read_trial(folder: TrialFolder) -> Trial:
     model_name = model_info.get("name") if isinstance(model_info.get("name"), str) else ""
     provider = model_info.get("provider") if isinstance(model_info.get("provider"), str) else ""
     agent_result = _obj(doc.get("agent_result"))
+    started, finished = utc(doc.get("started_at")), utc(doc.get("finished_at"))
     exception = doc.get("exception_info")
     exception = (
         {
             "type": str(exception.get("exception_type") or "Exception"),
             "message": str(exception.get("exception_message") or ""),
-            "occurred_at": utc(exception.get("occurred_at")),
+            **exception_time(exception.get("occurred_at"), started, finished),
         }
         if isinstance(exception, dict)
         else None
     )
-    started, finished = utc(doc.get("started_at")), utc(doc.get("finished_at"))
     reward, reward_file, rewards = _reward(folder, doc)
     raw_name = f"agent/{agent}.txt"
     trial = Trial(

@@ -19,6 +19,14 @@ from leaderboard.queries import FlagReasons, ModelDisagreements
 from leaderboard.render.svg import ci_whisker
 from leaderboard.templatetags.board import heat_class, pass_rate
 
+# What the leaderboard's note says of the bench's exceptions rule.
+EXCEPTIONS_NOTES = {
+    "harbor": "A trial that raised still counts its reward, as the job's own result.json does.",
+    "fail": "A trial that raised fails, whatever its reward.",
+    "terminal-bench": "A trial that raised anything but a timeout is left out, as "
+    "Terminal-Bench counts it.",
+}
+
 
 def flag_reason_text(reasons: FlagReasons) -> str:
     parts = []
@@ -53,6 +61,8 @@ def board_row(
     percent: bool,
     tie: str = "",
     cost_known: bool = True,
+    errors: bool = False,
+    tasks_total: int = 0,
 ) -> SafeString:
     """One ``<tr>`` of the leaderboard, cells in the order of the header
     (``tie``: the tie-group cell, already escaped, from ``render.ties``)."""
@@ -71,6 +81,12 @@ def board_row(
         low, high = score(model.ci_low, percent), score(model.ci_high, percent)
         interval_title = f' title="95% interval {low}–{high}"'
         interval_text = f'<span class="visually-hidden">95% interval {low} to {high}</span>'
+    if model.tasks < tasks_total:
+        # The exceptions rule left every trial of some tasks out: the mean is over fewer.
+        interval_text += (
+            f' <span class="covers muted" title="the tasks this figure is a mean over">'
+            f"covers {model.tasks} of {tasks_total} tasks</span>"
+        )
     cells = [
         f'<tr id="model-{escape(model.slug)}"><td class="num rank">{rank}</td>',
         f'<th scope="row" class="model-name"><a href="{escape(href)}">'
@@ -95,6 +111,8 @@ def board_row(
     else:
         # No released attempt reported a cost: $0.00 would claim it was free.
         cells.append('<td class="num cost-unknown" title="no cost in the release">unknown</td>')
+    if errors:
+        cells.append(f'<td class="num errors">{model.errors}</td>')
     if model.flagged:
         why = escape(flag_reason_text(reasons))
         cells.append(

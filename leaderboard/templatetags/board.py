@@ -22,6 +22,8 @@ register.filter("cost", formatting.cost)
 register.filter("signed", formatting.signed)
 register.filter("duration", formatting.duration)
 register.filter("size", formatting.size)
+register.filter("figure", formatting.score_exact)
+register.filter("reward", formatting.reward)
 
 
 @register.filter

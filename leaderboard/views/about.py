@@ -29,6 +29,25 @@ RULES: dict[str, dict] = {
         "otherwise. A model's score is its pass rate: tasks passed over every public task.",
         "example": Q(check_results__passed=False),
     },
+    "reward-threshold": {
+        "summary": "A trial passes (1) when the reward its verifier wrote reaches the "
+        "threshold, and fails (0) otherwise; a trial without a reward fails. The checks "
+        "(tests) are shown for detail only. A model's score is its pass rate over its trials.",
+        # The reward decides, not the checks: no check makes a telling example.
+        "example": None,
+    },
+}
+
+# The exceptions rule in force (leaderboard.scoring.EXCEPTIONS_RULES), in words.
+EXCEPTIONS_RULES_TEXT = {
+    "harbor": "Harbor's own rule: a trial whose run raised an exception (a timeout, a "
+    "non-zero exit, a rate limit) still had its verifier run, and its reward decides, as "
+    "the job's result.json counts it. The exception stays a flag on the attempt.",
+    "fail": "Any trial whose run raised an exception fails, whatever reward its verifier gave.",
+    "terminal-bench": "Terminal-Bench's rule: a trial that raised anything but "
+    "AgentTimeoutError or VerifierTimeoutError is left out of the figures; the others count "
+    "their reward (a missing one as 0). A task all of whose trials are left out is left out "
+    "of that model's mean, and its row says how many tasks it covers.",
 }
 
 _BOOTSTRAP = inspect.signature(bootstrap_interval).parameters
@@ -72,7 +91,9 @@ def about(request, bench: str):
             "bench": bench,
             "section": "about",
             "rule": rule,
-            "example": _example(bench, request.user, rule) if rule else None,
+            "example": _example(bench, request.user, rule) if rule and rule["example"] else None,
+            "exceptions_text": EXCEPTIONS_RULES_TEXT.get(bench.exceptions_rule, ""),
+            "job_disagreements": queries.job_disagreements(bench),
             "states": states,
             "batches": batches,
             "flagged": figures["flagged"] or 0,

@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString
 from leaderboard import queries
 from leaderboard.models import Attempt, Model, Task
 from leaderboard.render import download
-from leaderboard.render.board import board_row
+from leaderboard.render.board import EXCEPTIONS_NOTES, board_row
 from leaderboard.render.svg import ChartPoint, pareto_frontier, score_cost_chart
 from leaderboard.render.ties import tie_cell
 
@@ -28,6 +28,7 @@ SORTS: dict[str, Callable[[Model], Any]] = {
     "score": lambda m: (m.score, -m.rank, m.slug),
     "cost": lambda m: (m.cost_usd, m.rank, m.slug),
     "flagged": lambda m: (m.flagged, m.rank, m.slug),
+    "errors": lambda m: (m.errors, m.rank, m.slug),
 }
 SURFACE_PREFIX = "surface:"
 
@@ -102,6 +103,9 @@ def board(request, bench: str):
     )
     models, sort = sort_models(models, request.GET.get("sort", ""), costed)
     ranks = Counter(m.rank for m in models)
+    # Benches whose runs can raise (Harbor's) have an Errors column.
+    errors = bool(bench.exceptions_rule)
+    tasks_total = Task.objects.filter(bench=bench).count() if errors else 0
     fmt = download.wanted(request)
     if fmt:
         return download.table_response(
@@ -109,12 +113,13 @@ def board(request, bench: str):
             name=f"{bench.slug}-leaderboard",
             columns=["rank", "model", "display_name", "harness", "provider", "score",
                      "ci_low", "ci_high", *(f"surface:{s}" for s in surfaces),
-                     "cost_usd", "flagged"],
+                     "cost_usd", *(["errors"] if errors else []), "flagged"],
             rows=(
                 [m.rank, m.slug, m.display_name, m.harness, m.provider, m.score,
                  m.ci_low, m.ci_high,
                  *((m.by_surface.get(s) or {}).get("score") for s in surfaces),
-                 m.cost_usd if m.pk in costed else None, m.flagged]
+                 m.cost_usd if m.pk in costed else None,
+                 *([m.errors] if errors else []), m.flagged]
                 for m in models
             ),
         )  # fmt: skip
@@ -138,6 +143,8 @@ def board(request, bench: str):
                 percent=bench.is_pass_fail,
             ),
             cost_known=m.pk in costed,
+            errors=errors,
+            tasks_total=tasks_total,
         )
         rows.append(BoardRow(model=m, href=href, disagrees=disagreements.get(m.pk), html=html))
     # A model without cost data has no place on a cost axis, nor on its frontier.
@@ -172,5 +179,9 @@ def board(request, bench: str):
             "percent": bench.is_pass_fail,
             # Some model ran a task several times: its pass rate counts trials.
             "counts_trials": any(m.trials > m.tasks for m in models),
+            "errors": errors,
+            "exceptions_note": EXCEPTIONS_NOTES.get(bench.exceptions_rule, ""),
+            # Rank, model, score, tie, harness, provider, cost, flagged (+ errors).
+            "columns": 8 + errors,
         },
     )

@@ -22,7 +22,15 @@ class BenchSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Bench
-        fields = ["id", "title", "revision", "generated_at", "scoring_rule", "links"]
+        fields = [
+            "id",
+            "title",
+            "revision",
+            "generated_at",
+            "scoring_rule",
+            "exceptions_rule",
+            "links",
+        ]
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_links(self, bench) -> dict:
@@ -52,6 +60,7 @@ class ModelSerializer(serializers.ModelSerializer):
             "tasks",
             "flagged",
             "passed",
+            "errors",
             "cost_usd",
             "duration_s",
             "by_surface",

@@ -14,7 +14,11 @@ from ingest.locks import ImportBusy
 from ingest.management.outcome import report_import
 from ingest.models import ImportRecord
 from ingest.reader import open_tree
-from leaderboard.scoring import DEFAULT_REWARD_THRESHOLD
+from leaderboard.scoring import (
+    DEFAULT_EXCEPTIONS_RULE,
+    DEFAULT_REWARD_THRESHOLD,
+    EXCEPTIONS_RULES,
+)
 
 
 class Command(BaseCommand):
@@ -41,6 +45,14 @@ class Command(BaseCommand):
             type=float,
             default=DEFAULT_REWARD_THRESHOLD,
             help="a trial passes when its reward is at least this (default 1.0)",
+        )
+        parser.add_argument(
+            "--exceptions",
+            choices=EXCEPTIONS_RULES,
+            default=DEFAULT_EXCEPTIONS_RULE,
+            help="how a trial that raised is scored: harbor (its reward decides, as the "
+            "job's result.json counts it; the default), fail (it fails), terminal-bench "
+            "(left out unless it timed out)",
         )
         parser.add_argument(
             "--allow-partial",
@@ -84,6 +96,7 @@ class Command(BaseCommand):
                     threshold=options["pass_threshold"],
                     allow_partial=options["allow_partial"],
                     replace=options["replace"],
+                    exceptions_rule=options["exceptions"],
                 )
                 for line in describe(release):
                     self.stdout.write(line)
