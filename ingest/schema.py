@@ -125,7 +125,7 @@ class LeaderboardRowDoc(Doc):
     score: Number
     tasks: Integer
     flagged: Integer
-    cost_usd: Number
+    cost_usd: Number | None  # null: no attempt reported a cost (Harbor)
     duration_s: Number
     by_surface: dict[column_text(Task, "surface"), SurfaceFigures]
 
@@ -195,7 +195,7 @@ class AggregateDoc(Doc):
     score: Number
     tasks: Integer
     flagged: Integer
-    cost_usd: Number
+    cost_usd: Number | None  # null: no attempt reported a cost (Harbor)
     duration_s: Number
     by_surface: dict[column_text(Task, "surface"), SurfaceFigures]
 

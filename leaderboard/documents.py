@@ -80,13 +80,16 @@ def manifest_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any
     return merge_extras(doc, bench.extras.get("manifest.json"))
 
 
-def _live_sums(bench: Bench) -> dict[int, tuple[float, float]]:
+Sums = tuple[float | None, float, int]  # cost (None: all unknown), duration, unknown costs
+
+
+def _live_sums(bench: Bench) -> dict[int, Sums]:
     """Cost and duration per model over attempts of live tasks only.
 
     Summed in the order ``bench_recompute`` uses (by task pk) so a fully live
-    bench gives the stored figures bit for bit.
+    bench gives the stored figures bit for bit; unknown costs as it counts them.
     """
-    sums: dict[int, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    sums: dict[int, list] = defaultdict(lambda: [0.0, 0.0, 0, 0])
     rows = (
         Attempt.objects.public()
         .filter(bench=bench)
@@ -94,16 +97,23 @@ def _live_sums(bench: Bench) -> dict[int, tuple[float, float]]:
         .values_list("model_id", "cost_usd", "duration_s")
     )
     for model_id, cost, duration in rows:
-        sums[model_id][0] += cost or 0.0
-        sums[model_id][1] += duration or 0.0
-    return {k: (v[0], v[1]) for k, v in sums.items()}
+        entry = sums[model_id]
+        if cost is None:
+            entry[2] += 1
+        else:
+            entry[0] += cost
+            entry[3] += 1
+        entry[1] += duration or 0.0
+    return {k: (None if v[2] and not v[3] else v[0], v[1], v[2]) for k, v in sums.items()}
 
 
-def _aggregate(model: Model, sums: dict[int, tuple[float, float]] | None) -> dict[str, Any]:
-    cost, duration = (
-        (model.cost_usd, model.duration_s) if sums is None else sums.get(model.pk, (0.0, 0.0))
+def _aggregate(model: Model, sums: dict[int, Sums] | None) -> dict[str, Any]:
+    cost, duration, unknown = (
+        (model.cost_usd, model.duration_s, model.cost_unknown_trials)
+        if sums is None
+        else sums.get(model.pk, (0.0, 0.0, 0))
     )
-    return {
+    doc = {
         "score": model.score,
         "tasks": model.tasks,
         "flagged": model.flagged,
@@ -111,6 +121,10 @@ def _aggregate(model: Model, sums: dict[int, tuple[float, float]] | None) -> dic
         "duration_s": duration,
         "by_surface": model.by_surface,
     }
+    if unknown:
+        # Beyond v1: how many attempts' costs the sum lacks (null: all of them).
+        doc["cost_unknown_trials"] = unknown
+    return doc
 
 
 def leaderboard_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any]:
@@ -183,7 +197,7 @@ def _model_attempt_row(a: Attempt) -> dict[str, Any]:
         "checks_passed": a.checks_passed or 0,
         "checks_total": a.checks_total or 0,
         "mandatory_failed": a.mandatory_failed or 0,
-        "cost_usd": a.cost_usd if a.cost_usd is not None else 0.0,
+        "cost_usd": a.cost_usd,  # null: the harness reported no cost
         "duration_s": a.duration_s if a.duration_s is not None else 0.0,
         "flags": list(a.flags),
     }

@@ -66,6 +66,14 @@ def cost(value: float | None) -> str:
     return "unknown" if value is None else usd(value)
 
 
+def cost_sum(value: float | None, unknown: int = 0) -> str:
+    """A sum of costs: "$12.30", "$12.30 + 3 unknown" when some attempts reported
+    none, "unknown" when none did (never "$0.00")."""
+    if value is None:
+        return "unknown"
+    return f"{usd(value)} + {unknown} unknown" if unknown else usd(value)
+
+
 def usd_tick(value: float) -> str:
     """A cost axis label, short: 150 -> "$150", 2.5 -> "$2.5", 0 -> "$0"."""
     return f"${value:,.0f}" if value >= 100 else f"${value:,.2f}".rstrip("0").rstrip(".")

@@ -110,7 +110,9 @@ class Model(models.Model):
     trials = models.IntegerField(default=0)
     # Trials that raised an exception, counted or not (Harbor's n_errored_trials).
     errors = models.IntegerField(default=0)
-    cost_usd = models.FloatField(default=0.0)
+    # None: no released attempt reported a cost; a sum lacking some says how many.
+    cost_usd = models.FloatField(default=0.0, null=True, blank=True)
+    cost_unknown_trials = models.IntegerField(default=0)
     duration_s = models.FloatField(default=0.0)
     by_surface = models.JSONField(default=dict, blank=True)
     ci_low = models.FloatField(null=True, blank=True)

@@ -175,13 +175,16 @@ class Figures:
     trials: int = 0
     # Trials that raised an exception (Harbor's n_errored_trials), counted or not.
     errors: int = 0
-    cost_usd: float = 0.0
+    # The released attempts' costs summed; None when every one is unknown (the
+    # harness reported none), and ``cost_unknown_trials`` counts the unknown ones.
+    cost_usd: float | None = 0.0
+    cost_unknown_trials: int = 0
     duration_s: float = 0.0
     by_surface: dict[str, dict[str, float | int]] = field(default_factory=dict)
 
     def aggregate(self) -> dict:
         """The figures as a models/<model>.json ``aggregate`` (and leaderboard row) carries them."""
-        return {
+        doc = {
             "score": self.score,
             "tasks": self.tasks,
             "flagged": self.flagged,
@@ -189,6 +192,10 @@ class Figures:
             "duration_s": self.duration_s,
             "by_surface": self.by_surface,
         }
+        if self.cost_unknown_trials:
+            # Beyond v1: how many attempts' costs the sum lacks.
+            doc["cost_unknown_trials"] = self.cost_unknown_trials
+        return doc
 
 
 def model_figures(
@@ -208,6 +215,7 @@ def model_figures(
     """
     figures = Figures()
     total = 0.0
+    costs_known = 0
     surfaces: dict[str, list[float]] = {}
     for task in task_order:
         cell = cells.get(task)
@@ -220,7 +228,11 @@ def model_figures(
             draws = [cell.score] if cell.counted else []
             draws += [s for s in cell.trials if s is not None]
             if cell.released:
-                figures.cost_usd += cell.cost_usd or 0.0
+                if cell.cost_usd is None:
+                    figures.cost_unknown_trials += 1
+                else:
+                    figures.cost_usd += cell.cost_usd
+                    costs_known += 1
                 figures.duration_s += cell.duration_s or 0.0
         if not draws:
             continue
@@ -232,6 +244,8 @@ def model_figures(
             cell.score if cell is not None and cell.counted else draws[0]
         )
     figures.score = total / figures.trials if figures.trials else 0.0
+    if figures.cost_unknown_trials and not costs_known:
+        figures.cost_usd = None  # unknown, never $0.00
     figures.by_surface = {
         surface: {"score": sum(scores) / len(scores), "tasks": len(scores)}
         for surface, scores in sorted(surfaces.items())

@@ -105,6 +105,7 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
             "trials": fig.trials,
             "errors": fig.errors,
             "cost_usd": fig.cost_usd,
+            "cost_unknown_trials": fig.cost_unknown_trials,
             "duration_s": fig.duration_s,
             "by_surface": fig.by_surface,
             "ci_low": interval[0] if interval else None,
@@ -119,8 +120,12 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
                 setattr(model, k, v)
             changed_models.append(model)
         for name in COMPARED_ROW_FIGURES:
-            if name in row and differs(float(row[name]), float(values[name])):
-                wanted[(model.pk, None, "leaderboard.json", name)] = (row[name], values[name])
+            published, recomputed = row.get(name), values[name]
+            # An unknown cost (null) has no figure to compare; a known one does.
+            if published is None or recomputed is None:
+                continue
+            if differs(float(published), float(recomputed)):
+                wanted[(model.pk, None, "leaderboard.json", name)] = (published, recomputed)
         for name, (published, recomputed) in harbor_result_differences(
             row.get(HARBOR_RESULT), fig
         ).items():

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from leaderboard.formatting import plural, score, usd
+from leaderboard.formatting import cost_sum, plural, score
 from leaderboard.models import Model
 from leaderboard.queries import FlagReasons, ModelDisagreements
 from leaderboard.render.svg import ci_whisker
@@ -107,7 +107,7 @@ def board_row(
             f'title="{escape(surface)}: {tasks}">{score(value, percent)}</span></td>'
         )
     if cost_known:
-        cells.append(f'<td class="num">{usd(model.cost_usd)}</td>')
+        cells.append(f'<td class="num">{cost_sum(model.cost_usd, model.cost_unknown_trials)}</td>')
     else:
         # No released attempt reported a cost: $0.00 would claim it was free.
         cells.append('<td class="num cost-unknown" title="no cost in the release">unknown</td>')

@@ -27,6 +27,12 @@ register.filter("reward", formatting.reward)
 
 
 @register.filter
+def model_cost(model) -> str:
+    """A model's summed cost: "$12.30", "$12.30 + 3 unknown" or "unknown"."""
+    return formatting.cost_sum(model.cost_usd, model.cost_unknown_trials)
+
+
+@register.filter
 def pass_rate(model) -> str:
     """A pass-fail model's pass rate with its counts: "34.1% (15/44)". Where the
     bench ran several trials of a task, the counts are trials (``Model.trials``)."""

@@ -92,7 +92,7 @@ def board(request, bench: str):
         .order_by("model_id")
         .values_list("model_id", flat=True)
         .distinct()
-    )
+    ) - {m.pk for m in models if m.cost_usd is None}
     disagreements = queries.disagreements_by_model(bench)
     # The stored tie gap is to the next model of the whole board: known only unfiltered.
     by_rank = sorted(models, key=SORTS["rank"])
@@ -106,6 +106,8 @@ def board(request, bench: str):
     # Benches whose runs can raise (Harbor's) have an Errors column.
     errors = bool(bench.exceptions_rule)
     tasks_total = Task.objects.filter(bench=bench).count() if errors else 0
+    # Some model's cost sum lacks some attempts' costs: the table says how many.
+    partly = any(m.cost_unknown_trials for m in models)
     fmt = download.wanted(request)
     if fmt:
         return download.table_response(
@@ -113,12 +115,14 @@ def board(request, bench: str):
             name=f"{bench.slug}-leaderboard",
             columns=["rank", "model", "display_name", "harness", "provider", "score",
                      "ci_low", "ci_high", *(f"surface:{s}" for s in surfaces),
-                     "cost_usd", *(["errors"] if errors else []), "flagged"],
+                     "cost_usd", *(["cost_unknown_trials"] if partly else []),
+                     *(["errors"] if errors else []), "flagged"],
             rows=(
                 [m.rank, m.slug, m.display_name, m.harness, m.provider, m.score,
                  m.ci_low, m.ci_high,
                  *((m.by_surface.get(s) or {}).get("score") for s in surfaces),
                  m.cost_usd if m.pk in costed else None,
+                 *([m.cost_unknown_trials] if partly else []),
                  *([m.errors] if errors else []), m.flagged]
                 for m in models
             ),

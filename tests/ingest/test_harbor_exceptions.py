@@ -7,6 +7,7 @@ import io
 import json
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 from django.urls import reverse
 
@@ -15,6 +16,13 @@ from tests.factories import edit_json, failing_import, import_path
 from tests.ingest.harbor_trials import import_harbor, job, trial, write
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh_mirror_state():
+    # The mirror caches a bench's state by slug; every test here imports "hb" anew.
+    cache.clear()
+
 
 TIMEOUT = {"exception_type": "AgentTimeoutError", "exception_message": "timed out"}
 EXIT = {"exception_type": "NonZeroAgentExitCodeError", "exception_message": "exit 1"}

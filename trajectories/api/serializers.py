@@ -62,6 +62,7 @@ class ModelSerializer(serializers.ModelSerializer):
             "passed",
             "errors",
             "cost_usd",
+            "cost_unknown_trials",
             "duration_s",
             "by_surface",
             "ci_low",
