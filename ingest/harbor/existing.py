@@ -12,6 +12,9 @@ import orjson
 
 from ingest.harbor.attempts import RULE, AttemptFiles
 from ingest.harbor.release import ModelEntry, TaskEntry
+from leaderboard import jsonsafe
+from leaderboard.extras import item_key
+from leaderboard.harbor_result import HARBOR_RESULT
 from leaderboard.models import Attempt, Bench
 from trajectories.documents import ATTEMPT_FILES
 
@@ -29,8 +32,18 @@ def kept_models(
             f"bench {bench.slug!r} was not imported from Harbor jobs (its scoring rule is "
             f"{bench.scoring_rule!r}): use --replace to make these jobs the whole bench"
         )
+    rows = (bench.extras.get("leaderboard.json") or {}).get("rows", {}).get("__items__", {})
     models = [
-        ModelEntry(m.slug, m.display_name, m.harness, m.provider)
+        ModelEntry(
+            m.slug,
+            m.display_name,
+            m.harness,
+            m.provider,
+            # What its jobs' result.json said when it was imported, compared again.
+            harbor_result=jsonsafe.unpack(rows.get(item_key(m.slug), {}).get("__extra__", {})).get(
+                HARBOR_RESULT
+            ),
+        )
         for m in bench.models.order_by("slug")
         if m.slug not in replaced
     ]

@@ -246,3 +246,13 @@ def test_export_then_import_keeps_the_rule_and_an_unknown_rule_is_refused(tmp_pa
     said = failing_import(out)
     assert "manifest.json" in said and "unknown exceptions rule 'lenient'" in said
     assert not Bench.objects.exists()
+
+
+def test_a_kept_models_job_figures_are_still_compared_after_another_job_is_added(tmp_path):
+    run(harbor_job(tmp_path / "a", mean=0.9))
+    other = job(tmp_path / "b", "job-b")
+    trial(other, "t1", model="quiet-model", reward=1.0, name="t1__q")
+    run(other)
+    assert Model.objects.count() == 2
+    row = Disagreement.objects.get(source="result.json")
+    assert (row.model.slug, row.field, row.published) == (MODEL, "mean", 0.9)
