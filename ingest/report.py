@@ -116,8 +116,8 @@ def plan_lines(plan: ImportPlan) -> list[str]:
         )
         for d in summary["job_disagreements"]:
             lines.append(
-                f"  {d['model']}  {d['figure']}  {formatting.score_exact(d['job'])}  "
-                f"{formatting.score_exact(d['site'])}  (job {d['jobs']})"
+                f"  {d['model']}  {d['figure']}  {formatting.figure(d['job'])}  "
+                f"{formatting.figure(d['site'])}  (job {d['jobs']})"
             )
     if summary["derived"]:
         lines.append(f"events normalised from transcript.jsonl: {len(summary['derived'])} attempts")

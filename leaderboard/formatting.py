@@ -20,6 +20,13 @@ def reward(value: float | None) -> str:
     return "none" if value is None else f"{value:g}"
 
 
+def figure(value: float | None) -> str:
+    """A count or a mean as a report gives it: 16.0 -> "16", 0.88235 -> "0.8824"."""
+    if value is not None and float(value).is_integer():
+        return str(int(value))
+    return score_exact(value)
+
+
 def score_exact(value: float | None) -> str:
     """A score to four places without trailing zeros, for import reports:
     0.57314 -> "0.5731", 0.5 -> "0.5", 1 -> "1.0"; None -> "-" (plain text)."""

@@ -22,7 +22,7 @@ register.filter("cost", formatting.cost)
 register.filter("signed", formatting.signed)
 register.filter("duration", formatting.duration)
 register.filter("size", formatting.size)
-register.filter("figure", formatting.score_exact)
+register.filter("figure", formatting.figure)
 register.filter("reward", formatting.reward)
 
 

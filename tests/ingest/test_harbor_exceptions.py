@@ -110,7 +110,7 @@ def test_under_fail_any_exception_fails_and_the_jobs_figures_are_reported_and_st
     }
     assert stored == {"passed": (3.0, 1.0), "mean": (0.5, pytest.approx(1 / 6))}
     assert "result.json disagreements (2, exceptions rule fail)" in out
-    assert f"  {MODEL}  passed  3  1.0  (job job-a)" in out
+    assert f"  {MODEL}  passed  3  1  (job job-a)" in out
 
 
 def test_under_terminal_bench_trials_that_raised_other_than_timeouts_are_left_out(tmp_path, client):
