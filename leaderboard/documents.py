@@ -24,7 +24,7 @@ from typing import Any
 from leaderboard import jsonsafe
 from leaderboard.extras import merge_extras
 from leaderboard.models import Attempt, Batch, Bench, Check, CheckResult, Model, Task
-from leaderboard.scoring import trials_figure
+from leaderboard.scoring import LEFT_OUT, trials_figure
 
 SCHEMA = "v1"
 
@@ -164,15 +164,16 @@ def matrix_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any]:
         .order_by("model_id", "task__position", "trial")
         .values_list("model_id", "task_id", "trial", "score", "flags")
     )
-    further: dict[tuple[int, int], list[float]] = {}
+    further: dict[tuple[int, int], list[float | None]] = {}
     for model_id, task_id, trial, score, flags in rows:
         if trial:
-            further.setdefault((model_id, task_id), []).append(score)
+            further.setdefault((model_id, task_id), []).append(None if LEFT_OUT in flags else score)
         else:
             cells[model_id][slugs[task_id]] = {"score": score, "flags": list(flags)}
     for (model_id, task_id), scores in further.items():
         cell = cells[model_id][slugs[task_id]]
-        cell["x-trials"] = trials_figure(cell["score"], scores)
+        first = None if LEFT_OUT in cell["flags"] else cell["score"]
+        cell["x-trials"] = trials_figure(first, scores)
     entries = []
     for task in tasks:
         released = task.batch is not None and (task.batch.live or not live_only)

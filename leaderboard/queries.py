@@ -224,8 +224,9 @@ def matrix_trials(
     for (model_id, task_id), scores in further.items():
         cell = cells.get(model_id, {}).get(task_id)
         if cell is not None:
-            figure = trials_figure(cell[CELL_SCORE], scores)
-            first = any(f.startswith(EXCEPTION_FLAG_PREFIX) for f in cell_flags(cell))
+            flags = cell_flags(cell)
+            figure = trials_figure(None if LEFT_OUT in flags else cell[CELL_SCORE], scores)
+            first = any(f.startswith(EXCEPTION_FLAG_PREFIX) for f in flags)
             found[model_id][task_id] = (
                 figure["passed"],
                 figure["total"],

@@ -253,11 +253,13 @@ def model_figures(
     return figures
 
 
-def trials_figure(first: float, further: Iterable[float | None]) -> dict[str, int]:
-    """``{"passed", "total"}`` over a cell's trials: the first and the further ones
-    (a trial left out by the exceptions rule, None, counts in neither)."""
-    scores = [s for s in (first, *further) if s is not None]
-    return {"passed": sum(1 for s in scores if s >= 1.0 - TOLERANCE), "total": len(scores)}
+def trials_figure(first: float | None, further: Iterable[float | None]) -> dict[str, int]:
+    """``{"passed", "total"}`` over a cell's trials: the first and the further ones.
+    ``total`` is every trial run; a trial the exceptions rule leaves out (None)
+    is not passed."""
+    scores = [first, *further]
+    passed = sum(1 for s in scores if s is not None and s >= 1.0 - TOLERANCE)
+    return {"passed": passed, "total": len(scores)}
 
 
 def competition_ranks(scored: Sequence[tuple[str, float]]) -> list[tuple[str, int]]:

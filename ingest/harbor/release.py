@@ -229,7 +229,7 @@ def cell_document(cell: Cell) -> dict[str, Any]:
     ran the task several times (an extension v1 readers ignore)."""
     doc: dict[str, Any] = {"score": cell.score, "flags": list(cell.flags)}
     if cell.trials:
-        doc["x-trials"] = trials_figure(cell.score, cell.trials)
+        doc["x-trials"] = trials_figure(cell.score if cell.counted else None, cell.trials)
     return doc
 
 

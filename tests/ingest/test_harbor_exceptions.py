@@ -256,3 +256,17 @@ def test_a_kept_models_job_figures_are_still_compared_after_another_job_is_added
     assert Model.objects.count() == 2
     row = Disagreement.objects.get(source="result.json")
     assert (row.model.slug, row.field, row.published) == (MODEL, "mean", 0.9)
+
+
+def test_a_left_out_trial_counts_in_no_trials_figure(tmp_path, client):
+    folder = job(tmp_path)
+    trial(folder, "t1", reward=1.0, exception=EXIT, name="a", started="2025-11-19T14:00:00")
+    trial(folder, "t1", reward=0.0, name="b", started="2025-11-19T15:00:00")
+    run(folder, exceptions="terminal-bench")
+    model = Model.objects.get()
+    assert (model.passed, model.trials, model.tasks, model.errors) == (0, 1, 1, 1)
+    doc = client.get(reverse("mirror-matrix", args=["hb"])).json()
+    # Two trials run; the one that raised (and was rewarded) is left out, so none passed.
+    assert doc["cells"][MODEL]["t1"]["x-trials"] == {"passed": 0, "total": 2}
+    html = client.get(reverse("matrix", args=["hb"])).content.decode()
+    assert "0 of 2 trials passed, 1 raised an exception" in html
