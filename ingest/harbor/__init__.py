@@ -14,6 +14,7 @@ second path.
 - ``documents``: trials (and the models of the bench kept from the database)
   → the release's files.
 - ``existing``: the bench's other models, read back as release files.
+- ``job_summary``: what each job's own ``result.json`` says of its models.
 - ``source``: the in-memory release.
 """
 
