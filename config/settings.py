@@ -92,6 +92,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The site's own 404 pages with DEBUG on too (never Django's URL list).
+    "config.middleware.DesignedNotFoundMiddleware",
     # Last: it knows the user, and its answers still pass through the CSP and
     # compression above (it stores pages already compressed).
     "leaderboard.page_cache.PageCacheMiddleware",

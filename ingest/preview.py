@@ -45,15 +45,24 @@ def plan_model_figures(plan: ImportPlan) -> dict[str, tuple[float, int]]:
         return {}
     surfaces = {t.id: t.surface for t in matrix.tasks}  # as the apply stores them
     recomputed = {(a.model, a.task): a.recomputed_score for a in plan.attempts if not a.trial}
+    # Further trials count in the score as they will once applied.
+    further: dict[tuple[str, str], list[tuple[int, float]]] = {}
+    for a in plan.attempts:
+        if a.trial:
+            further.setdefault((a.model, a.task), []).append((a.trial, a.recomputed_score))
     scores = {}
     for model in manifest.models:
         cells = {}
+
+        def trials(task: str, model: str = model) -> tuple[float, ...]:
+            return tuple(score for _, score in sorted(further.get((model, task), [])))
+
         for task, cell in matrix.cells.get(model, {}).items():
             score = recomputed.get((model, task), cell.score)
-            cells[task] = Cell(score=score, flags=tuple(cell.flags))
+            cells[task] = Cell(score=score, flags=tuple(cell.flags), trials=trials(task))
         for (m, task), score in recomputed.items():
             if m == model and task not in cells:
-                cells[task] = Cell(score=score)
+                cells[task] = Cell(score=score, trials=trials(task))
         order = [t for t in manifest.tasks if t in surfaces]
         scores[model] = model_figures(cells, surfaces, order).score
     ranks = dict(competition_ranks(list(scores.items())))

@@ -24,7 +24,7 @@ from typing import Any
 from leaderboard import jsonsafe
 from leaderboard.extras import merge_extras
 from leaderboard.models import Attempt, Batch, Bench, Check, CheckResult, Model, Task
-from leaderboard.scoring import LEFT_OUT, trials_figure
+from leaderboard.scoring import LEFT_OUT, surface_documents, trials_figure
 
 SCHEMA = "v1"
 
@@ -84,16 +84,17 @@ Sums = tuple[float | None, float, int]  # cost (None: all unknown), duration, un
 
 
 def _live_sums(bench: Bench) -> dict[int, Sums]:
-    """Cost and duration per model over attempts of live tasks only.
+    """Cost and duration per model over attempts (every trial) of live tasks only.
 
-    Summed in the order ``bench_recompute`` uses (by task pk) so a fully live
-    bench gives the stored figures bit for bit; unknown costs as it counts them.
+    Summed in the order ``bench_recompute`` uses (by task pk, then trial) so a
+    fully live bench gives the stored figures bit for bit; unknown costs as it
+    counts them.
     """
     sums: dict[int, list] = defaultdict(lambda: [0.0, 0.0, 0, 0])
     rows = (
-        Attempt.objects.public()
+        Attempt.all_trials.public()
         .filter(bench=bench)
-        .order_by("model_id", "task_id")
+        .order_by("model_id", "task_id", "trial")
         .values_list("model_id", "cost_usd", "duration_s")
     )
     for model_id, cost, duration in rows:
@@ -119,12 +120,22 @@ def _aggregate(model: Model, sums: dict[int, Sums] | None) -> dict[str, Any]:
         "flagged": model.flagged,
         "cost_usd": cost,
         "duration_s": duration,
-        "by_surface": model.by_surface,
+        "by_surface": surface_documents(model.by_surface),
     }
     if unknown:
         # Beyond v1: how many attempts' costs the sum lacks (null: all of them).
         doc["cost_unknown_trials"] = unknown
     return doc
+
+
+def _rank_fields(model: Model, bench: Bench) -> dict[str, Any]:
+    """Beyond v1 (readers may ignore them): the rank range, and on pass-fail
+    benches pass@k and pass^k keyed by k as a string."""
+    found: dict[str, Any] = {"rank_low": model.rank_low, "rank_high": model.rank_high}
+    if bench.is_pass_fail:
+        found["pass_at_k"] = dict(model.pass_at_k)
+        found["pass_hat_k"] = dict(model.pass_hat_k)
+    return found
 
 
 def leaderboard_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any]:
@@ -137,6 +148,7 @@ def leaderboard_document(bench: Bench, *, live_only: bool = False) -> dict[str, 
             "harness": m.harness,
             "provider": m.provider,
             **_aggregate(m, sums),
+            **_rank_fields(m, bench),
             # Beyond v1, where the bench's runs can raise (Harbor's n_errored_trials).
             **({"errors": m.errors} if bench.exceptions_rule else {}),
         }

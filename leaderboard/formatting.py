@@ -47,6 +47,24 @@ def pass_rate(passed: int, total: int) -> str:
     return f"{passed / total * 100:.1f}% ({passed}/{total})"
 
 
+def model_rate(score: float, passed: int, trials: int, tasks: int) -> str:
+    """A pass-fail model's score with its counts. With one trial per task:
+    "34.1% (15/44)"; with more, the score is the mean over tasks of each task's
+    pass rate over its trials: "34.1%: 15 of 46 trials on 44 tasks"."""
+    if not tasks:
+        return DASH
+    if trials > tasks:
+        return f"{score * 100:.1f}%: {passed} of {trials} trials on {tasks} tasks"
+    return f"{score * 100:.1f}% ({passed}/{tasks})"
+
+
+def rank_range(low: int | None, high: int | None, rank: int) -> str:
+    """A rank range: "1" when certain, "2–5" when not; the plain rank without one."""
+    if low is None or high is None:
+        return str(rank)
+    return str(low) if low == high else f"{low}–{high}"
+
+
 def signed(value: float | None, percent: bool = False) -> str:
     """A difference of scores: 0.031 -> "+0.031", -0.2 -> "−0.200" (points for pass rates)."""
     if value is None:

@@ -9,12 +9,14 @@ class ValuesField(forms.Field):
     """A repeatable parameter (``?surface=a&surface=b``) as a list of strings.
 
     Any value is accepted: one that names nothing simply matches nothing, as a
-    link with a stale slug should."""
+    link with a stale slug should. An empty value is no value: a form's "any"
+    choice sends ``?harness=``, which asks for no filter, not for the harness
+    called "" (it used to empty the matrix)."""
 
     widget = forms.MultipleHiddenInput
 
     def to_python(self, value) -> list[str]:
-        return [str(v) for v in value] if value else []
+        return [str(v) for v in value if str(v).strip()] if value else []
 
 
 class PageField(forms.CharField):

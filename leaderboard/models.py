@@ -2,8 +2,7 @@
 
 Rows here carry no ``auto_now`` timestamps: re-importing the same release must
 leave them ``dumpdata``-equal. Unknown fields of the release documents are kept
-in ``extras`` JSON fields (see ``leaderboard.extras``) and given back by the
-mirror.
+in ``extras`` JSON fields (``leaderboard.extras``), given back by the mirror.
 """
 
 from __future__ import annotations
@@ -21,8 +20,7 @@ class Bench(models.Model):
     title = models.CharField(max_length=300)
     revision = models.CharField(max_length=100)
     scoring_rule = models.CharField(max_length=100)
-    # How a trial that raised is scored (leaderboard.scoring.EXCEPTIONS_RULES);
-    # blank for benches whose verdicts record no exceptions.
+    # How a trial that raised is scored (scoring.EXCEPTIONS_RULES); blank: not Harbor.
     exceptions_rule = models.CharField(max_length=32, blank=True, default="")
     generated_at = models.CharField(max_length=64, help_text="RFC 3339, as published")
     # Unknown fields of manifest.json, leaderboard.json and matrix.json, by file
@@ -99,30 +97,33 @@ class Model(models.Model):
     position = models.IntegerField(help_text="order in manifest.json")
 
     rank = models.IntegerField(default=0)
+    # Best and worst rank over the middle 95% of paired bootstrap draws (paired.rank_intervals).
+    rank_low = models.IntegerField(null=True, blank=True)
+    rank_high = models.IntegerField(null=True, blank=True)
+    # The mean over tasks of each task's mean over the model's trials.
     score = models.FloatField(default=0.0)
     tasks = models.IntegerField(default=0)
     flagged = models.IntegerField(default=0)
-    passed = models.IntegerField(
-        default=0, help_text="tasks (or trials) scored 1: pass rate numerator"
-    )
-    # The pass rate's denominator: the tasks, plus every further trial where the
-    # bench ran several (then ``score`` and ``passed`` count trials too).
+    passed = models.IntegerField(default=0, help_text="trials scored 1")
+    # Every trial; a task without an attempt counts as one (failed) trial.
     trials = models.IntegerField(default=0)
-    # Trials that raised an exception, counted or not (Harbor's n_errored_trials).
-    errors = models.IntegerField(default=0)
-    # None: no released attempt reported a cost; a sum lacking some says how many.
+    errors = models.IntegerField(default=0)  # trials that raised (n_errored_trials)
+    # Every released trial's cost (None: none known; else lacking cost_unknown_trials); one run's.
     cost_usd = models.FloatField(default=0.0, null=True, blank=True)
     cost_unknown_trials = models.IntegerField(default=0)
+    run_cost_usd = models.FloatField(default=0.0)
     duration_s = models.FloatField(default=0.0)
     by_surface = models.JSONField(default=dict, blank=True)
+    # The score's 95% interval, from the same bootstrap draws as the ranks.
     ci_low = models.FloatField(null=True, blank=True)
     ci_high = models.FloatField(null=True, blank=True)
-    # Paired bootstrap against the next model down (leaderboard.paired): its
-    # tie group (1 at the top; a significant gap starts the next) and the
-    # interval of this model's score minus the next one's (None for the last).
-    tie_group = models.IntegerField(null=True, blank=True)
-    next_gap_low = models.FloatField(null=True, blank=True)
-    next_gap_high = models.FloatField(null=True, blank=True)
+    # Pass-fail benches: pass@k, pass^k by k (a string), and the tasks with >= k trials.
+    pass_at_k = models.JSONField(default=dict, blank=True)
+    pass_hat_k = models.JSONField(default=dict, blank=True)
+    pass_k_tasks = models.JSONField(default=dict, blank=True)
+    # Tasks passed in every trial, some, none; the "some" ones as [task id, passed, trials].
+    consistency = models.JSONField(default=dict, blank=True)
+    some_tasks = models.JSONField(default=list, blank=True)
 
     published_score = models.FloatField(null=True, blank=True)
     # Unknown fields of models/<model>.json (leaderboard rows: Bench.extras).
@@ -386,8 +387,7 @@ class Disagreement(models.Model):
         ("summary.json", "summary.json"),
         ("matrix.json", "matrix.json"),
         ("leaderboard.json", "leaderboard.json"),
-        # A Harbor job's own summary (stats.evals), compared like with like.
-        ("result.json", "Harbor result.json"),
+        ("result.json", "Harbor result.json"),  # a job's own stats.evals
     ]
 
     bench = models.ForeignKey(Bench, on_delete=models.CASCADE, related_name="disagreements")

@@ -33,15 +33,13 @@ from leaderboard.visibility import can_see_staged
 ALIAS = "pages"
 # What a cached answer varies on, said to every cache between us and the reader.
 VARY = ("Cookie", "Accept", "Accept-Encoding")
-# Headers of the answer kept with it; the rest (CSP, security headers) are
-# written by the middleware above on every answer, hit or not.
-KEPT_HEADERS = (
-    "Content-Type",
-    "Cache-Control",
-    "Content-Language",
-    "Link",
-    "Access-Control-Allow-Origin",
-)
+# Every header the view set is kept with its answer (a download's
+# Content-Disposition names its file; a list of kept headers once dropped it),
+# except these, which the cache writes itself on each answer from an entry: one
+# ETag per encoding, and the encoding and length of the body it sends. The CSP
+# and security headers are not here to keep: the middleware above this one
+# writes them on every answer, hit or not.
+REWRITTEN_HEADERS = frozenset({"etag", "content-encoding", "content-length"})
 # The same test GZipMiddleware makes.
 _GZIP = re.compile(r"\bgzip\b")
 
@@ -129,7 +127,11 @@ def store(request, cache_key: str, response) -> HttpResponse:
     gzipped = compress_string(body)
     own = response.get("ETag")
     entry = Entry(
-        headers=tuple((h, response[h]) for h in KEPT_HEADERS if response.has_header(h)),
+        headers=tuple(
+            (name, value)
+            for name, value in response.items()
+            if name.lower() not in REWRITTEN_HEADERS
+        ),
         body=body,
         # A view's own strong ETag (slices) is kept; each encoding has its own.
         etag=own if own and not own.startswith("W/") else _etag(body),

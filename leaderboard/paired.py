@@ -4,9 +4,14 @@ Two models answer the same tasks, so their scores are paired: the question
 "is A better than B?" is about the per-task differences, not about two
 independent means. ``paired_intervals`` resamples tasks (a bootstrap,
 seeded so a page is the same on every visit) and gives the mean difference
-with its percentile interval; ``tie_groups`` chains adjacent models of the
-leaderboard whose difference is not significant; ``mcnemar_exact`` is the
-exact test on the tasks one model passed and the other failed.
+with its percentile interval; ``rank_intervals`` draws the same resamples
+for every model of a bench at once and gives each its score interval and the
+range of ranks it takes; ``mcnemar_exact`` is the exact test on the tasks
+one model passed and the other failed.
+
+A task's value is the model's mean over its trials of that task: resampling
+tasks with those means carries the spread between trials too (the mean of
+fewer trials varies more), so nothing resamples trials within a task.
 """
 
 from __future__ import annotations
@@ -43,28 +48,20 @@ class PairedInterval:
         return self.low > 0.0 or self.high < 0.0
 
 
-def paired_intervals(
-    differences: numpy.ndarray,
-    *,
-    seed: str,
-    resamples: int = RESAMPLES,
-    level: float = LEVEL,
-) -> list[PairedInterval]:
-    """Bootstrap intervals of the mean of each column of ``differences``
-    (tasks × pairs): every pair is resampled with the same task draws.
+def resampled_means(
+    values: numpy.ndarray, *, seed: str, resamples: int = RESAMPLES
+) -> numpy.ndarray:
+    """The means of each column of ``values`` (tasks × columns) over ``resamples``
+    draws of the tasks with replacement (resamples × columns); every column is
+    resampled with the same draws.
 
     A resample draws n tasks with replacement; as counts per task it is one
-    row of weights, and all pairs' resampled means are one matrix product.
-    The interval is the percentile one (ranks as ``scoring.bootstrap_interval``).
+    row of weights, and all columns' resampled means are one matrix product.
     """
-    d = numpy.asarray(differences, dtype=float)
-    if d.ndim == 1:
-        d = d[:, None]
-    n, pairs = d.shape
-    if n == 0 or pairs == 0:
-        return []
+    v = numpy.asarray(values, dtype=float)
+    n, columns = v.shape
     rng = _rng(seed)
-    means = numpy.empty((resamples, pairs))
+    means = numpy.empty((resamples, columns))
     # Resampled rows built at a time (each is one weight per task).
     chunk = max(1, settings.BENCHVIEW_LIMITS["paired_chunk_cells"] // n)
     offsets = None
@@ -75,14 +72,93 @@ def paired_intervals(
             offsets = (numpy.arange(rows) * n)[:, None]
         picks += offsets  # in place: one array of draws at a time, not two
         weights = numpy.bincount(picks.ravel(), minlength=rows * n).reshape(rows, n)
-        means[start : start + rows] = weights @ d / n
-    means.sort(axis=0)
+        means[start : start + rows] = weights @ v / n
+    return means
+
+
+def _percentile_rows(resamples: int, level: float) -> tuple[int, int]:
     tail = (1.0 - level) / 2.0
-    low_at, high_at = int(tail * (resamples - 1)), int((1.0 - tail) * (resamples - 1))
+    return int(tail * (resamples - 1)), int((1.0 - tail) * (resamples - 1))
+
+
+def paired_intervals(
+    differences: numpy.ndarray,
+    *,
+    seed: str,
+    resamples: int = RESAMPLES,
+    level: float = LEVEL,
+) -> list[PairedInterval]:
+    """Bootstrap intervals of the mean of each column of ``differences``
+    (tasks × pairs): every pair is resampled with the same task draws. The
+    interval is the percentile one: the middle ``level`` of the resampled means.
+    """
+    d = numpy.asarray(differences, dtype=float)
+    if d.ndim == 1:
+        d = d[:, None]
+    n, pairs = d.shape
+    if n == 0 or pairs == 0:
+        return []
+    means = resampled_means(d, seed=seed, resamples=resamples)
+    means.sort(axis=0)
+    low_at, high_at = _percentile_rows(resamples, level)
     centre = d.mean(axis=0)
     return [
         PairedInterval(float(centre[j]), float(means[low_at, j]), float(means[high_at, j]), level)
         for j in range(pairs)
+    ]
+
+
+@dataclass(frozen=True)
+class RankInterval:
+    low: float  # the score's interval: middle 95% of its resampled means
+    high: float
+    rank_low: int  # the best (smallest) rank in the middle 95% of draws
+    rank_high: int  # the worst
+
+
+def draw_ranks(means: numpy.ndarray) -> numpy.ndarray:
+    """Competition ranks within each row of ``means`` (draws × models): 1 plus
+    the number of models whose mean is higher by more than ``TIE``."""
+    draws, models = means.shape
+    # Scores lie in [0, 1]: shifting row r by 2r lays every row's sorted values
+    # out in one increasing array, so one searchsorted ranks all draws at once.
+    shift = (2.0 * numpy.arange(draws))[:, None]
+    ordered = (numpy.sort(means, axis=1) + shift).ravel()
+    at_most = numpy.searchsorted(ordered, (means + TIE + shift).ravel(), side="right")
+    at_most = at_most.reshape(draws, models) - (numpy.arange(draws) * models)[:, None]
+    return models - at_most + 1
+
+
+def rank_intervals(
+    values: Sequence[Sequence[float]],
+    *,
+    seed: str,
+    resamples: int = RESAMPLES,
+    level: float = LEVEL,
+) -> list[RankInterval]:
+    """Each model's score interval and rank range from one paired bootstrap.
+
+    ``values[i]`` is model i's value on each task (tasks in one order for
+    all). Every draw resamples the tasks once, the same tasks for every model,
+    and ranks the models on it; a model's range runs over the middle ``level``
+    of its ranks, so a model far above the rest reads "1" and models within
+    noise of each other share ranks, with no chain from top to bottom.
+    """
+    if not len(values) or not len(values[0]):
+        return []
+    means = resampled_means(numpy.asarray(values, dtype=float).T, seed=seed, resamples=resamples)
+    ranks = draw_ranks(means)
+    means.sort(axis=0)
+    ranks.sort(axis=0)
+    low_at, high_at = _percentile_rows(resamples, level)
+    return [
+        RankInterval(
+            float(means[low_at, j]),
+            float(means[high_at, j]),
+            int(ranks[low_at, j]),
+            int(ranks[high_at, j]),
+        )
+        for j in range(means.shape[1])
     ]
 
 
@@ -98,34 +174,6 @@ def paired_interval(
         resamples=resamples,
     )
     return found[0] if found else None
-
-
-@dataclass(frozen=True)
-class TieLink:
-    group: int  # 1 for the top group, then 2, 3 … down the leaderboard
-    to_next: PairedInterval | None  # this model minus the next one; None for the last
-
-
-def tie_groups(
-    ranked_scores: Sequence[Sequence[float]], *, seed: str, resamples: int = RESAMPLES
-) -> list[TieLink]:
-    """Tie groups of models in leaderboard order (``ranked_scores[i]`` is model
-    i's score per task, tasks in one order for all).
-
-    A model shares its group with the next one down when their paired
-    difference is not significant; a significant gap starts a new group.
-    """
-    if not ranked_scores:
-        return []
-    scores = numpy.asarray(ranked_scores, dtype=float)
-    gaps = paired_intervals((scores[:-1] - scores[1:]).T, seed=seed, resamples=resamples)
-    links, group = [], 1
-    for i in range(len(scores)):
-        gap = gaps[i] if i < len(gaps) else None
-        links.append(TieLink(group, gap))
-        if gap is not None and gap.significant:
-            group += 1
-    return links
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ cannot drift apart.
 
 from __future__ import annotations
 
-import hashlib
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -153,15 +153,36 @@ class Cell:
     cost_usd: float | None = None
     duration_s: float | None = None
     # Scores of the further trials of this model on this task (Harbor's
-    # n_attempts); the cell's own score is the first trial's. None: a trial the
-    # exceptions rule leaves out (the first one is, when its flags say LEFT_OUT).
+    # n_attempts); ``score`` is the first trial's. None: a trial the exceptions
+    # rule leaves out (the first one is, when its flags say LEFT_OUT).
     trials: tuple[float | None, ...] = ()
+    # Cost and duration of those further trials, in the same order.
+    trial_costs: tuple[float | None, ...] = ()
+    trial_durations: tuple[float | None, ...] = ()
     # How many of the cell's trials (the first and the further ones) raised an exception.
     errors: int = 0
 
     @property
     def counted(self) -> bool:
+        """The first trial counts (the exceptions rule does not leave it out)."""
         return LEFT_OUT not in self.flags
+
+    @property
+    def scores(self) -> tuple[float, ...]:
+        """Every counted trial's score, the first one first."""
+        first = (self.score,) if self.counted else ()
+        return (*first, *(s for s in self.trials if s is not None))
+
+    @property
+    def value(self) -> float:
+        """The task's value for the model: the mean over its counted trials (0
+        when the exceptions rule left every one out)."""
+        scores = self.scores
+        return sum(scores) / len(scores) if scores else 0.0
+
+
+def passes(score: float) -> bool:
+    return score >= 1.0 - TOLERANCE
 
 
 @dataclass
@@ -170,17 +191,24 @@ class Figures:
     # Tasks in the mean: every task, but those whose trials are all left out.
     tasks: int = 0
     flagged: int = 0
-    passed: int = 0
-    # The pass rate's denominator: the counted trials (== tasks when each ran once).
+    passed: int = 0  # counted trials scored 1
+    # Every counted trial; a task without an attempt counts as one failed trial.
     trials: int = 0
     # Trials that raised an exception (Harbor's n_errored_trials), counted or not.
     errors: int = 0
-    # The released attempts' costs summed; None when every one is unknown (the
+    # Every released trial's cost, summed; None when every one is unknown (the
     # harness reported none), and ``cost_unknown_trials`` counts the unknown ones.
     cost_usd: float | None = 0.0
     cost_unknown_trials: int = 0
+    # Each released task's mean cost over its trials, summed: what one run of
+    # the bench costs (equal to ``cost_usd`` when every task ran once).
+    run_cost_usd: float = 0.0
     duration_s: float = 0.0
     by_surface: dict[str, dict[str, float | int]] = field(default_factory=dict)
+    # Tasks passed in every trial, in some, in none (pass-fail benches).
+    consistency: dict[str, int] = field(default_factory=dict)
+    # Tasks passed in some trials but not all, with their counts.
+    some_tasks: list[tuple[str, int, int]] = field(default_factory=list)
 
     def aggregate(self) -> dict:
         """The figures as a models/<model>.json ``aggregate`` (and leaderboard row) carries them."""
@@ -190,12 +218,23 @@ class Figures:
             "flagged": self.flagged,
             "cost_usd": self.cost_usd,
             "duration_s": self.duration_s,
-            "by_surface": self.by_surface,
+            "by_surface": surface_documents(self.by_surface),
         }
         if self.cost_unknown_trials:
             # Beyond v1: how many attempts' costs the sum lacks.
             doc["cost_unknown_trials"] = self.cost_unknown_trials
         return doc
+
+
+def surface_documents(by_surface: Mapping[str, Mapping[str, Any]]) -> dict[str, dict]:
+    """``by_surface`` as release-v1 carries it: score and tasks of each surface."""
+    return {s: {"score": f["score"], "tasks": f["tasks"]} for s, f in by_surface.items()}
+
+
+def task_values(cells: Mapping[str, Cell], task_order: Iterable[str]) -> list[float]:
+    """A model's value on each task, tasks in ``task_order``: the mean over its
+    trials, 0 for a task without an attempt."""
+    return [cells[t].value if t in cells else 0.0 for t in task_order]
 
 
 def model_figures(
@@ -204,53 +243,119 @@ def model_figures(
     """A model's leaderboard figures over the full public task set.
 
     ``cells`` maps task id to the model's cell; a task without one scores 0 and
-    is flagged (missing attempt). Cost and duration sum the released attempts.
+    is flagged (missing attempt). The score is the mean over tasks of each
+    task's mean over its trials: every task weighs the same however often it
+    ran (as Terminal-Bench computes accuracy); with one trial per task it is
+    the plain mean. ``passed`` and ``trials`` count trials, for the label
+    "34.1%: 15 of 46 trials on 44 tasks". Cost and duration sum every released
+    trial; ``run_cost_usd`` sums each task's mean cost over its trials.
 
-    Where a cell has further trials, ``score`` and ``passed`` count trials (as
-    tbench does): every trial is one draw, so the score is the trials' mean,
-    which is the tasks' mean when every task ran once. ``by_surface``, cost and
-    duration stay per task (first trials). A trial the exceptions rule leaves
-    out is no draw; a task all of whose trials are left out is not in the mean
-    (``tasks`` says how many are).
+    A trial the exceptions rule leaves out counts nowhere but ``errors``; a
+    task all of whose trials are left out is not in the mean, and ``tasks``
+    says how many are.
     """
     figures = Figures()
+    surfaces: dict[str, list[tuple[float, int, int]]] = {}
+    consistency = {"all": 0, "some": 0, "none": 0}
+    tasks = list(task_order)
     total = 0.0
     costs_known = 0
-    surfaces: dict[str, list[float]] = {}
-    for task in task_order:
+    for task in tasks:
         cell = cells.get(task)
         if cell is None or MISSING_VERDICT in cell.flags or MISSING_ATTEMPT in cell.flags:
             figures.flagged += 1
-        if cell is None:
-            draws: list[float] = [0.0]
-        else:
+        if cell is not None:
             figures.errors += cell.errors
-            draws = [cell.score] if cell.counted else []
-            draws += [s for s in cell.trials if s is not None]
-            if cell.released:
-                if cell.cost_usd is None:
+        if cell is not None and cell.released:
+            costs = (cell.cost_usd, *cell.trial_costs)
+            durations = (cell.duration_s, *cell.trial_durations)
+            # One trial at a time, in trial order: the mirror's live-only sums
+            # add them the same way and must match to the bit.
+            for c in costs:
+                if c is None:
                     figures.cost_unknown_trials += 1
                 else:
-                    figures.cost_usd += cell.cost_usd
+                    figures.cost_usd += c
                     costs_known += 1
-                figures.duration_s += cell.duration_s or 0.0
-        if not draws:
-            continue
+            for d in durations:
+                figures.duration_s += d or 0.0
+            figures.run_cost_usd += sum(c or 0.0 for c in costs) / len(costs)
+        scores = cell.scores if cell is not None else (0.0,)
+        if not scores:
+            continue  # every trial left out by the exceptions rule
+        passed = sum(1 for s in scores if passes(s))
+        value = sum(scores) / len(scores)
+        total += value
         figures.tasks += 1
-        figures.trials += len(draws)
-        figures.passed += sum(1 for s in draws if s >= 1.0 - TOLERANCE)
-        total += sum(draws)
-        surfaces.setdefault(task_surfaces[task], []).append(
-            cell.score if cell is not None and cell.counted else draws[0]
-        )
-    figures.score = total / figures.trials if figures.trials else 0.0
+        figures.passed += passed
+        figures.trials += len(scores)
+        surfaces.setdefault(task_surfaces[task], []).append((value, passed, len(scores)))
+        kind = "all" if passed == len(scores) else "none" if not passed else "some"
+        consistency[kind] += 1
+        if kind == "some":
+            figures.some_tasks.append((task, passed, len(scores)))
+    figures.score = total / figures.tasks if figures.tasks else 0.0
+    figures.consistency = consistency
     if figures.cost_unknown_trials and not costs_known:
         figures.cost_usd = None  # unknown, never $0.00
     figures.by_surface = {
-        surface: {"score": sum(scores) / len(scores), "tasks": len(scores)}
-        for surface, scores in sorted(surfaces.items())
+        surface: {
+            "score": sum(v for v, _, _ in found) / len(found),
+            "tasks": len(found),
+            "passed": sum(p for _, p, _ in found),
+            "trials": sum(n for _, _, n in found),
+        }
+        for surface, found in sorted(surfaces.items())
     }
     return figures
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """The unbiased estimate of pass@k for one task (Chen et al. 2021): the
+    chance that at least one of k trials drawn from the n run, c of them
+    passed, passes: 1 - C(n - c, k) / C(n, k). Needs k <= n."""
+    if n - c < k:
+        return 1.0
+    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
+
+
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    """The unbiased estimate of pass^k for one task (τ-bench): the chance that
+    all of k trials drawn from the n run pass: C(c, k) / C(n, k). Needs k <= n."""
+    return math.comb(c, k) / math.comb(n, k)
+
+
+@dataclass(frozen=True)
+class PassK:
+    at: dict[str, float]  # pass@k by k (as a string)
+    hat: dict[str, float]  # pass^k by k
+    tasks: dict[str, int]  # the tasks with at least k trials, over which both are averaged
+
+
+def pass_k_figures(outcomes: Sequence[tuple[int, int]], most: int) -> PassK:
+    """pass@k and pass^k for k = 1 .. ``most`` from each task's (trials, passed),
+    each averaged over the tasks that ran at least k times (k without any is left out)."""
+    at: dict[str, float] = {}
+    hat: dict[str, float] = {}
+    counted: dict[str, int] = {}
+    for k in range(1, most + 1):
+        found = [(n, c) for n, c in outcomes if n >= k]
+        if not found:
+            continue
+        at[str(k)] = math.fsum(pass_at_k(n, c, k) for n, c in found) / len(found)
+        hat[str(k)] = math.fsum(pass_hat_k(n, c, k) for n, c in found) / len(found)
+        counted[str(k)] = len(found)
+    return PassK(at, hat, counted)
+
+
+def task_outcomes(cells: Mapping[str, Cell], task_order: Iterable[str]) -> list[tuple[int, int]]:
+    """(counted trials, passed) of each task; a task without an attempt is one
+    failed trial (one whose trials the exceptions rule all left out has none)."""
+    found = []
+    for task in task_order:
+        scores = cells[task].scores if task in cells else (0.0,)
+        found.append((len(scores), sum(1 for s in scores if passes(s))))
+    return found
 
 
 def trials_figure(first: float | None, further: Iterable[float | None]) -> dict[str, int]:
@@ -258,8 +363,7 @@ def trials_figure(first: float | None, further: Iterable[float | None]) -> dict[
     ``total`` is every trial run; a trial the exceptions rule leaves out (None)
     is not passed."""
     scores = [first, *further]
-    passed = sum(1 for s in scores if s is not None and s >= 1.0 - TOLERANCE)
-    return {"passed": passed, "total": len(scores)}
+    return {"passed": sum(1 for s in scores if s is not None and passes(s)), "total": len(scores)}
 
 
 def competition_ranks(scored: Sequence[tuple[str, float]]) -> list[tuple[str, int]]:
@@ -275,36 +379,3 @@ def competition_ranks(scored: Sequence[tuple[str, float]]) -> list[tuple[str, in
             previous = score
         ranks.append((ident, rank))
     return ranks
-
-
-def bootstrap_interval(
-    scores: Sequence[float], *, seed: str, resamples: int = 1000, level: float = 0.95
-) -> tuple[float, float] | None:
-    """A percentile bootstrap interval of the mean over tasks.
-
-    Seeded from ``seed`` so the same release always draws the same whisker.
-    numpy does the resampling: a bench of 100 models over 1,000 tasks needs
-    10^8 draws, minutes in pure Python.
-    """
-    # Imported here: this module loads with the models in every process, and
-    # numpy costs a third of a second of each one's start.
-    import numpy
-
-    n = len(scores)
-    if n == 0:
-        return None
-    digest = hashlib.sha256(seed.encode()).digest()
-    rng = numpy.random.default_rng(int.from_bytes(digest[:8], "big"))
-    values = numpy.asarray(scores, dtype=float)
-    means = numpy.empty(resamples)
-    # In chunks, so memory stays small whatever the number of tasks.
-    chunk = max(1, 2_000_000 // n)
-    for start in range(0, resamples, chunk):
-        stop = min(resamples, start + chunk)
-        picks = rng.integers(0, n, size=(stop - start, n))
-        means[start:stop] = values[picks].mean(axis=1)
-    means.sort()
-    tail = (1.0 - level) / 2.0
-    low = float(means[int(tail * (resamples - 1))])
-    high = float(means[int((1.0 - tail) * (resamples - 1))])
-    return low, high

@@ -14,10 +14,12 @@ from leaderboard.scoring import (
     EXCEPTION_FLAG_PREFIX,
     LEFT_OUT,
     Cell,
-    bootstrap_interval,
     competition_ranks,
     differs,
     model_figures,
+    pass_k_figures,
+    task_outcomes,
+    task_values,
 )
 
 # Leaderboard row figures compared with what the release published.
@@ -34,7 +36,7 @@ def generation_raise() -> None:
 @transaction.atomic
 def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, Any]]) -> None:
     """Recompute every model's leaderboard figures, each task's mean score and the
-    stored disagreements of ``bench`` from its attempts.
+    stored disagreements of ``bench`` from its attempts (every trial).
 
     Rows are only written where a value changed, so recomputing an unchanged
     bench leaves the database exactly as it was.
@@ -44,60 +46,27 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
     surfaces = {slug: surface for _, slug, surface in tasks}
     order = [slug for _, slug, _ in tasks]
     models = list(bench.models.all())
-    cells: dict[int, dict[str, Cell]] = {m.pk: {} for m in models}
-    # A fixed order keeps float sums identical from one import to the next.
-    attempts = (
-        Attempt.objects.filter(bench=bench)
-        .order_by("model_id", "task_id")
-        .values_list(
-            "pk",
-            "model_id",
-            "task_id",
-            "score",
-            "flags",
-            "has_detail",
-            "cost_usd",
-            "duration_s",
-            "published_score",
-            "matrix_score",
-        )
-    )
-    extra, further_errors = _further_trials(bench)
-    wanted: dict[tuple[int, int | None, str, str], tuple[float, float]] = {}
-    task_totals: dict[str, float] = dict.fromkeys(order, 0.0)
-    for _, model_id, task_id, score, flags, detail, cost, duration, published, matrix in attempts:
-        slug = task_slug[task_id]
-        cells[model_id][slug] = Cell(
-            score=score,
-            flags=tuple(flags),
-            released=detail,
-            cost_usd=cost,
-            duration_s=duration,
-            trials=extra.get((model_id, task_id), ()),
-            errors=raised(flags) + further_errors.get((model_id, task_id), 0),
-        )
-        task_totals[slug] += score
-        if detail:
-            for source, value in (("summary.json", published), ("matrix.json", matrix)):
-                if value is not None and differs(value, score):
-                    wanted[(model_id, task_id, source, "score")] = (value, score)
+    cells, wanted = _cells(bench, models, task_slug)
 
     figures = {m.pk: model_figures(cells[m.pk], surfaces, order) for m in models}
     ranks = dict(competition_ranks([(m.slug, figures[m.pk].score) for m in models]))
-    task_scores = {
-        m.pk: [cells[m.pk].get(t).score if t in cells[m.pk] else 0.0 for t in order] for m in models
-    }
-    ties = _tie_links(bench, models, ranks, task_scores)
+    per_task = {m.pk: task_values(cells[m.pk], order) for m in models}
+    intervals = _rank_intervals(bench, models, per_task)
+    most = max((n for m in models for n, _ in task_outcomes(cells[m.pk], order)), default=1)
     changed_models = []
     for model in models:
         fig = figures[model.pk]
-        scores = task_scores[model.pk]
-        link = ties.get(model.pk)
-        gap = link.to_next if link else None
-        interval = bootstrap_interval(scores, seed=f"{bench.slug}/{model.slug}")
+        interval = intervals.get(model.pk)
+        passk = (
+            pass_k_figures(task_outcomes(cells[model.pk], order), most)
+            if bench.is_pass_fail
+            else None
+        )
         row = published_rows.get(model.slug) or {}
         values = {
             "rank": ranks[model.slug],
+            "rank_low": interval.rank_low if interval else None,
+            "rank_high": interval.rank_high if interval else None,
             "score": fig.score,
             "tasks": fig.tasks,
             "flagged": fig.flagged,
@@ -106,13 +75,16 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
             "errors": fig.errors,
             "cost_usd": fig.cost_usd,
             "cost_unknown_trials": fig.cost_unknown_trials,
+            "run_cost_usd": fig.run_cost_usd,
             "duration_s": fig.duration_s,
             "by_surface": fig.by_surface,
-            "ci_low": interval[0] if interval else None,
-            "ci_high": interval[1] if interval else None,
-            "tie_group": link.group if link else None,
-            "next_gap_low": gap.low if gap else None,
-            "next_gap_high": gap.high if gap else None,
+            "ci_low": interval.low if interval else None,
+            "ci_high": interval.high if interval else None,
+            "pass_at_k": passk.at if passk else {},
+            "pass_hat_k": passk.hat if passk else {},
+            "pass_k_tasks": passk.tasks if passk else {},
+            "consistency": fig.consistency if bench.is_pass_fail else {},
+            "some_tasks": [list(t) for t in fig.some_tasks] if bench.is_pass_fail else [],
             "published_score": row.get("score"),
         }
         if any(getattr(model, k) != v for k, v in values.items()):
@@ -134,9 +106,17 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
         Model.objects.bulk_update(changed_models, list(values))
 
     count = max(len(models), 1)
+    # Summed in model pk order: the models' rank order changes as the figures
+    # do, and a different order of float sums would change the mean's last bits.
+    by_pk = sorted(models, key=lambda m: m.pk)
     changed_tasks = []
     for task in bench.tasks.all():
-        mean = task_totals[task.slug] / count
+        # Over every model, each counting its mean over trials (0 without an attempt).
+        total = 0.0
+        for m in by_pk:
+            if task.slug in cells[m.pk]:
+                total += cells[m.pk][task.slug].value
+        mean = total / count
         if task.mean_score != mean:
             task.mean_score = mean
             changed_tasks.append(task)
@@ -151,35 +131,70 @@ def raised(flags: list[str]) -> int:
     return 1 if any(f.startswith(EXCEPTION_FLAG_PREFIX) for f in flags) else 0
 
 
-def _further_trials(
-    bench: Bench,
-) -> tuple[dict[tuple[int, int], tuple[float | None, ...]], dict[tuple[int, int], int]]:
-    """(model pk, task pk) -> the scores of its trials after the first, in order
-    (None for one the exceptions rule leaves out), and how many of them raised."""
+def _cells(bench: Bench, models: list[Model], task_slug: dict[int, str]):
+    """model pk -> task id -> Cell (every trial), and the attempts' score
+    disagreements with what summary.json and matrix.json published."""
+    # A fixed order keeps float sums identical from one import to the next.
     rows = (
-        Attempt.all_trials.filter(bench=bench, trial__gt=0)
+        Attempt.all_trials.filter(bench=bench)
         .order_by("model_id", "task_id", "trial")
-        .values_list("model_id", "task_id", "score", "flags")
+        .values_list(
+            "model_id",
+            "task_id",
+            "trial",
+            "score",
+            "flags",
+            "has_detail",
+            "cost_usd",
+            "duration_s",
+            "published_score",
+            "matrix_score",
+        )
     )
-    found: dict[tuple[int, int], list[float | None]] = {}
+    first: dict[tuple[int, int], tuple] = {}
+    further: dict[tuple[int, int], list[tuple]] = {}
+    wanted: dict[tuple[int, int | None, str, str], tuple[float, float]] = {}
     errors: dict[tuple[int, int], int] = {}
-    for model_id, task_id, score, flags in rows:
-        found.setdefault((model_id, task_id), []).append(None if LEFT_OUT in flags else score)
-        errors[(model_id, task_id)] = errors.get((model_id, task_id), 0) + raised(flags)
-    return {key: tuple(scores) for key, scores in found.items()}, errors
+    for model_id, task_id, trial, score, flags, detail, cost, duration, published, matrix in rows:
+        if trial:
+            # None: a trial the exceptions rule leaves out of the figures.
+            shown = None if LEFT_OUT in flags else score
+            further.setdefault((model_id, task_id), []).append((shown, cost, duration))
+            errors[(model_id, task_id)] = errors.get((model_id, task_id), 0) + raised(flags)
+            continue
+        first[(model_id, task_id)] = (score, flags, detail, cost, duration)
+        if detail:
+            for source, value in (("summary.json", published), ("matrix.json", matrix)):
+                if value is not None and differs(value, score):
+                    wanted[(model_id, task_id, source, "score")] = (value, score)
+    cells: dict[int, dict[str, Cell]] = {m.pk: {} for m in models}
+    for (model_id, task_id), (score, flags, detail, cost, duration) in first.items():
+        more = further.get((model_id, task_id), [])
+        cells[model_id][task_slug[task_id]] = Cell(
+            score=score,
+            flags=tuple(flags),
+            released=detail,
+            cost_usd=cost,
+            duration_s=duration,
+            trials=tuple(s for s, _, _ in more),
+            trial_costs=tuple(c for _, c, _ in more),
+            trial_durations=tuple(d for _, _, d in more),
+            errors=raised(flags) + errors.get((model_id, task_id), 0),
+        )
+    return cells, wanted
 
 
-def _tie_links(bench: Bench, models: list[Model], ranks: dict, task_scores: dict) -> dict:
-    """model pk -> its TieLink, models in leaderboard order (rank, then id)."""
-    if not models or not any(task_scores.values()):
+def _rank_intervals(bench: Bench, models: list[Model], values: dict) -> dict:
+    """model pk -> its RankInterval (score interval and rank range)."""
+    if not models or not any(values.values()):
         return {}
     # Imported here, not with the module: paired loads numpy, a third of a
     # second of every process's start, and only an import's recompute needs it.
-    from leaderboard.paired import tie_groups
+    from leaderboard.paired import rank_intervals
 
-    ordered = sorted(models, key=lambda m: (ranks[m.slug], m.slug))
-    links = tie_groups([task_scores[m.pk] for m in ordered], seed=f"{bench.slug}/tie-groups")
-    return {m.pk: link for m, link in zip(ordered, links, strict=True)}
+    ordered = sorted(models, key=lambda m: m.slug)
+    found = rank_intervals([values[m.pk] for m in ordered], seed=f"{bench.slug}/ranks")
+    return {m.pk: interval for m, interval in zip(ordered, found, strict=True)}
 
 
 def _sync_disagreements(bench: Bench, wanted) -> None:

@@ -1,8 +1,8 @@
 """Two models across every public task: the figures of the versus page.
 
-Scores are the leaderboard's (a task without an attempt scores 0, as in
-``scoring.model_figures``), so the mean difference here is exactly the gap
-between the two leaderboard scores. Reads: two queries.
+A task's value is the leaderboard's: the model's mean over its trials of the
+task, 0 without an attempt (``scoring.model_figures``), so the mean difference
+here is exactly the gap between the two leaderboard scores. Reads: two queries.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from leaderboard.paired import (
     paired_interval,
     record,
 )
-from leaderboard.scoring import TOLERANCE
 
 
 @dataclass(frozen=True)
@@ -67,11 +66,18 @@ def versus(bench: Bench, a: Model, b: Model, user) -> Versus:
         .order_by("position", "pk")
         .values_list("pk", "slug", "title", "surface")
     )
-    cells: dict[tuple[int, int], tuple[float, bool]] = {
-        (model_id, task_id): (score, detail)
-        for model_id, task_id, score, detail in Attempt.objects.filter(
-            model__in=[a.pk, b.pk]
-        ).values_list("model_id", "task_id", "score", "has_detail")
+    trials: dict[tuple[int, int], list[float]] = defaultdict(list)
+    detail: dict[tuple[int, int], bool] = {}
+    for model_id, task_id, trial, score, has_detail in (
+        Attempt.all_trials.filter(model__in=[a.pk, b.pk])
+        .order_by("model_id", "task_id", "trial")
+        .values_list("model_id", "task_id", "trial", "score", "has_detail")
+    ):
+        trials[(model_id, task_id)].append(score)
+        if not trial:
+            detail[(model_id, task_id)] = has_detail
+    cells = {
+        key: (sum(found) / len(found), detail.get(key, False)) for key, found in trials.items()
     }
     rows = []
     for pk, slug, title, surface in tasks:
@@ -103,8 +109,12 @@ def versus(bench: Bench, a: Model, b: Model, user) -> Versus:
             for surface, found in sorted(by_surface.items())
         ],
         differ_most=differing[:limit],
+        # On the tasks where the two differ, a sign test: with one trial per
+        # task (values 0 or 1) it is exactly McNemar's test on the discordant
+        # tasks; with several, "A did better" counts tasks whose pass rate is higher.
         mcnemar=mcnemar_exact(
-            [s >= 1.0 - TOLERANCE for s in scores_a], [s >= 1.0 - TOLERANCE for s in scores_b]
+            [x - y > TIE for x, y in zip(scores_a, scores_b, strict=True)],
+            [y - x > TIE for x, y in zip(scores_a, scores_b, strict=True)],
         )
         if bench.is_pass_fail
         else None,

@@ -248,6 +248,7 @@ def page_addresses(bench) -> list[str]:
         reverse("attempt", args=[b, first.model.slug, first.task.slug]),
         reverse("attempt-transcript", args=[b, first.model.slug, first.task.slug]),
         reverse("compare", args=[b, first.task.slug, first.model.slug, other.model.slug]),
+        reverse("analysis", args=[b]),
         reverse("analysis-tool-failures", args=[b]),
         reverse("analysis-protocol", args=[b]),
         reverse("search", args=[b]) + "?q=the",

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from django import forms
 from django.conf import settings
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from leaderboard.models import Attempt, Bench, CheckResult
 from trajectories.models import Event, Evidence, VendorRequest
@@ -31,9 +31,13 @@ class AnalysisFilters(forms.Form):
     tool = forms.CharField(required=False, max_length=200)
 
 
-def attempts_in_scope(bench: Bench | None, user, filters: dict) -> QuerySet[Attempt]:
-    """Released attempts this user may see, narrowed by the analysis filters."""
-    attempts = Attempt.objects.visible_to(user)
+def attempts_in_scope(
+    bench: Bench | None, user, filters: dict, *, every_trial: bool = False
+) -> QuerySet[Attempt]:
+    """Released attempts this user may see, narrowed by the analysis filters:
+    first trials (the analyses read one attempt per model and task), or with
+    ``every_trial`` the further trials too (to say how many are not read)."""
+    attempts = (Attempt.all_trials if every_trial else Attempt.objects).visible_to(user)
     if bench is not None:
         attempts = attempts.filter(bench=bench)
     if filters.get("model"):
@@ -128,6 +132,14 @@ class ProtocolFailures:
     total: int
     rows: list[CheckResult]
     limit: int
+
+
+def protocol_checks(attempts: QuerySet[Attempt]) -> tuple[int, int]:
+    """(L2 checks, failed L2 checks) of these attempts. One query."""
+    found = CheckResult.objects.filter(attempt__in=attempts, level=PROTOCOL_LEVEL).aggregate(
+        total=Count("pk"), failed=Count("pk", filter=Q(passed=False))
+    )
+    return found["total"], found["failed"]
 
 
 def protocol_failures(attempts: QuerySet[Attempt]) -> ProtocolFailures:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ingest.harbor.attempts import RULE, AttemptFiles, dump, outcome
-from leaderboard.formatting import pass_rate
+from leaderboard.formatting import model_rate
 from leaderboard.harbor_result import HARBOR_RESULT
 from leaderboard.scoring import (
     DEFAULT_EXCEPTIONS_RULE,
@@ -73,14 +73,13 @@ def release_files(
     every = attempts
     attempts = [a for a in attempts if not a.trial]
     by_key = {(a.model, a.task): a for a in attempts}
-    trial_scores: dict[tuple[str, str], list[float | None]] = {}
     raised: dict[tuple[str, str], int] = {}
     for a in every:
         failed = any(f.startswith(EXCEPTION_FLAG_PREFIX) for f in a.flags)
         raised[(a.model, a.task)] = raised.get((a.model, a.task), 0) + failed
+    trial_runs: dict[tuple[str, str], list[AttemptFiles]] = {}
     for a in further:
-        counted = scored[id(a)][1]
-        trial_scores.setdefault((a.model, a.task), []).append(a.score if counted else None)
+        trial_runs.setdefault((a.model, a.task), []).append(a)
     finished = [a.summary["timing"]["finished_at"] for a in attempts] or ["1970-01-01T00:00:00Z"]
     generated_at = max(finished)
     revision = generated_at[:10]
@@ -89,14 +88,18 @@ def release_files(
     cells: dict[str, dict[str, Cell]] = {m: {} for m in model_ids}
     for a in attempts:
         cost, timing = a.summary["cost"], a.summary["timing"]
+        more = trial_runs.get((a.model, a.task), [])
         cells[a.model][a.task] = Cell(
             a.score,
             tuple(a.flags),
             True,
             cost.get("usd"),
             timing.get("duration_s"),
-            tuple(trial_scores.get((a.model, a.task), ())),
-            raised.get((a.model, a.task), 0),
+            # None: a further trial the exceptions rule leaves out.
+            trials=tuple(t.score if scored[id(t)][1] else None for t in more),
+            trial_costs=tuple(t.summary["cost"].get("usd") for t in more),
+            trial_durations=tuple(t.summary["timing"].get("duration_s") for t in more),
+            errors=raised.get((a.model, a.task), 0),
         )
     figures = {m: model_figures(cells[m], surfaces, task_ids) for m in model_ids}
     ranked = competition_ranks([(m, figures[m].score) for m in model_ids])
@@ -117,7 +120,7 @@ def release_files(
                 # counts, the trials that raised, and what the jobs' own
                 # result.json say (leaderboard.harbor_result).
                 "passed": f.passed,
-                "pass_rate": pass_rate(f.passed, f.trials),
+                "pass_rate": model_rate(f.score, f.passed, f.trials, f.tasks),
                 "trials": f.trials,
                 "errors": f.errors,
                 **({HARBOR_RESULT: spec.harbor_result} if spec.harbor_result else {}),

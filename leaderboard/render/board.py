@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from leaderboard.formatting import cost_sum, plural, score
+from leaderboard.formatting import cost_sum, model_rate, plural, rank_range, score, usd
 from leaderboard.models import Model
 from leaderboard.queries import FlagReasons, ModelDisagreements
 from leaderboard.render.svg import ci_whisker
@@ -50,25 +50,38 @@ def disagreement_text(found: ModelDisagreements) -> str:
     return " ".join(parts)
 
 
+def rank_cell(model: Model) -> str:
+    """The rank range ("1", "2–5") with what it means, for screen readers too."""
+    shown = escape(rank_range(model.rank_low, model.rank_high, model.rank))
+    if model.rank_low is None or model.rank_high is None:
+        return f'<td class="num rank">{shown}</td>'
+    if model.rank_low == model.rank_high:
+        said = f"rank {model.rank_low} in at least 95% of resamples"
+    else:
+        said = f"ranks {model.rank_low} to {model.rank_high} over 95% of resamples"
+    return (
+        f'<td class="num rank" title="{said}; {model.rank} by score">'
+        f'<span aria-hidden="true">{shown}</span><span class="visually-hidden">{said}</span></td>'
+    )
+
+
 def board_row(
     model: Model,
     *,
     href: str,
-    tied: bool,
     reasons: FlagReasons,
     disagreement: ModelDisagreements | None,
     surfaces: Sequence[str],
     percent: bool,
-    tie: str = "",
     cost_known: bool = True,
+    pass_k: str | None = None,
+    run_cost: bool = False,
     errors: bool = False,
     tasks_total: int = 0,
 ) -> SafeString:
     """One ``<tr>`` of the leaderboard, cells in the order of the header
-    (``tie``: the tie-group cell, already escaped, from ``render.ties``)."""
-    rank = f"{model.rank}"
-    if tied:
-        rank += '<abbr title="tied: scores equal within 1e-9 share a rank">=</abbr>'
+    (``pass_k``: the k whose pass@k and pass^k columns are shown; ``run_cost``:
+    show the cost of one run beside the cost of every trial)."""
     badge = ""
     if disagreement:
         badge = (
@@ -88,29 +101,45 @@ def board_row(
             f"covers {model.tasks} of {tasks_total} tasks</span>"
         )
     cells = [
-        f'<tr id="model-{escape(model.slug)}"><td class="num rank">{rank}</td>',
+        f'<tr id="model-{escape(model.slug)}">{rank_cell(model)}',
         f'<th scope="row" class="model-name"><a href="{escape(href)}">'
         f"{escape(model.display_name)}</a>{badge}</th>",
         f'<td class="num score-cell"{interval_title}>{escape(figure)}'
-        f"{ci_whisker(model.score, model.ci_low, model.ci_high)}{interval_text}</td>{tie}",
-        f"<td>{escape(model.harness)}</td><td>{escape(model.provider)}</td>",
+        f"{ci_whisker(model.score, model.ci_low, model.ci_high)}{interval_text}</td>",
     ]
+    if pass_k is not None:
+        tasks = model.pass_k_tasks.get(pass_k)
+        title = ""
+        if tasks:
+            title = f' title="over {plural(tasks, "task")} with at least {pass_k} trials"'
+        for found in (model.pass_at_k, model.pass_hat_k):
+            value = found.get(pass_k)
+            cells.append(f'<td class="num"{title}>{score(value, percent)}</td>')
+    cells.append(f"<td>{escape(model.harness)}</td><td>{escape(model.provider)}</td>")
     for surface in surfaces:
         entry = model.by_surface.get(surface)
         if not entry:
             cells.append('<td class="num">–</td>')
             continue
         value = entry.get("score", 0.0)
-        tasks = plural(entry.get("tasks", 0), "task")
+        if percent and "passed" in entry:
+            counts = escape(
+                model_rate(value, entry["passed"], entry.get("trials", 0), entry.get("tasks", 0))
+            )
+        else:
+            counts = plural(entry.get("tasks", 0), "task")
         cells.append(
             f'<td class="num"><span class="heat-chip {heat_class(value)}" '
-            f'title="{escape(surface)}: {tasks}">{score(value, percent)}</span></td>'
+            f'title="{escape(surface)}: {counts}">{score(value, percent)}</span></td>'
         )
     if cost_known:
         cells.append(f'<td class="num">{cost_sum(model.cost_usd, model.cost_unknown_trials)}</td>')
+        if run_cost:
+            cells.append(f'<td class="num">{usd(model.run_cost_usd)}</td>')
     else:
         # No released attempt reported a cost: $0.00 would claim it was free.
-        cells.append('<td class="num cost-unknown" title="no cost in the release">unknown</td>')
+        unknown = '<td class="num cost-unknown" title="no cost in the release">unknown</td>'
+        cells.append(unknown * (2 if run_cost else 1))
     if errors:
         cells.append(f'<td class="num errors">{model.errors}</td>')
     if model.flagged:

@@ -39,14 +39,24 @@ def pareto_frontier(points: Sequence[ChartPoint]) -> list[ChartPoint]:
     return frontier
 
 
-def nice_ticks(high: float, count: int = 5) -> list[float]:
-    """Round tick values from 0 to at least ``high``."""
+def nice_ticks(high: float, count: int = 5, *, low: float = 0.0) -> list[float]:
+    """Round tick values spanning ``low`` to ``high``, about ``count`` steps.
+
+    From 0 when the lowest value is near it (under a quarter of the highest);
+    otherwise from a round value at or below ``low``, so that points bunched far
+    from 0 (costs of $7.8 to $8.2) spread over the axis instead of sitting in
+    one corner of a $0 to $10 axis."""
     if high <= 0:
         return [0.0, 1.0]
-    raw = high / count
+    if low < high / 4:
+        low = 0.0
+    elif high - low < high * 1e-6:
+        # Every value the same: a little room on either side.
+        low, high = high * 0.9, high * 1.1
+    raw = (high - low) / count
     magnitude = 10 ** math.floor(math.log10(raw))
     step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
-    ticks = [0.0]
+    ticks = [round(math.floor(low / step + 1e-9) * step, 10)]
     while ticks[-1] < high - 1e-12:
         ticks.append(round(ticks[-1] + step, 10))
     return ticks
@@ -58,18 +68,22 @@ _LEFT, _RIGHT, _TOP, _BOTTOM = 56, 24, 16, 48
 
 
 def score_cost_chart(
-    points: Sequence[ChartPoint], *, score_label: str = "Score", percent: bool = False
+    points: Sequence[ChartPoint],
+    *,
+    score_label: str = "Score",
+    percent: bool = False,
+    cost_label: str = "Cost (US$, released attempts)",
 ) -> SafeString:
     """Score (y) against cost (x), every model a linked dot, the Pareto
     frontier drawn as a stepped line through its models."""
     if not points:
         return mark_safe("")
-    x_ticks = nice_ticks(max(p.cost for p in points))
-    x_max = x_ticks[-1]
+    x_ticks = nice_ticks(max(p.cost for p in points), low=min(p.cost for p in points))
+    x_min, x_max = x_ticks[0], x_ticks[-1]
     plot_w, plot_h = _W - _LEFT - _RIGHT, _H - _TOP - _BOTTOM
 
     def x(cost: float) -> float:
-        return round(_LEFT + plot_w * (cost / x_max), 1)
+        return round(_LEFT + plot_w * ((cost - x_min) / (x_max - x_min)), 1)
 
     def y(score: float) -> float:
         return round(_TOP + plot_h * (1.0 - score), 1)
@@ -97,11 +111,11 @@ def score_cost_chart(
         )  # fmt: skip
     parts.append(
         format_html(
-            '<text class="axis-label" x="{}" y="{}" text-anchor="middle">'
-            "Cost (US$, released attempts)</text>"
+            '<text class="axis-label" x="{}" y="{}" text-anchor="middle">{}</text>'
             '<text class="axis-label" x="14" y="{}" text-anchor="middle"'
             ' transform="rotate(-90 14 {})">{}</text>',
-            _LEFT + plot_w / 2, _H - 6, _TOP + plot_h / 2, _TOP + plot_h / 2, score_label,
+            _LEFT + plot_w / 2, _H - 6, cost_label, _TOP + plot_h / 2, _TOP + plot_h / 2,
+            score_label,
         )
     )  # fmt: skip
     # The frontier as a staircase: a cheaper model's score holds until the

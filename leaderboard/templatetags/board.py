@@ -34,9 +34,23 @@ def model_cost(model) -> str:
 
 @register.filter
 def pass_rate(model) -> str:
-    """A pass-fail model's pass rate with its counts: "34.1% (15/44)". Where the
-    bench ran several trials of a task, the counts are trials (``Model.trials``)."""
-    return formatting.pass_rate(model.passed, max(getattr(model, "trials", 0), model.tasks))
+    """A pass-fail model's score with its counts: "34.1% (15/44)", or with
+    several trials of a task "34.1%: 15 of 46 trials on 44 tasks"."""
+    return formatting.model_rate(
+        model.score, model.passed, max(getattr(model, "trials", 0), model.tasks), model.tasks
+    )
+
+
+@register.filter
+def rank_range(model) -> str:
+    """The model's rank range ("1", "2–5"); its rank where it has none."""
+    return formatting.rank_range(model.rank_low, model.rank_high, model.rank)
+
+
+@register.filter
+def get_key(mapping, key):
+    """``mapping[key]`` in a template (None when absent)."""
+    return mapping.get(str(key)) if mapping else None
 
 
 def heat_class(value: float | None) -> str:
@@ -70,9 +84,12 @@ def sort_header(
     aria = ""
     if current in (key, f"-{key}"):
         aria = "descending" if current.startswith("-") else "ascending"
-    arrow = {"ascending": " ▲", "descending": " ▼"}.get(aria, "")
+    # Every sortable header shows that it sorts, not only on hover: ↕ until it
+    # is the current sort, then the direction.
+    arrow = {"ascending": "▲", "descending": "▼"}.get(aria, "↕")
     return format_html(
-        '<th scope="col" class="{}"{}><a href="?{}">{}<span aria-hidden="true">{}</span></a></th>',
+        '<th scope="col" class="{}"{}><a href="?{}">{}<span class="sort-icon"'
+        ' aria-hidden="true">{}</span></a></th>',
         " ".join(filter(None, ["num sortable" if num else "sortable", cls])),
         format_html(' aria-sort="{}"', aria) if aria else "",
         query.urlencode(),

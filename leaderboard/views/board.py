@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -16,12 +15,18 @@ from leaderboard.models import Attempt, Model, Task
 from leaderboard.render import download
 from leaderboard.render.board import EXCEPTIONS_NOTES, board_row
 from leaderboard.render.svg import ChartPoint, pareto_frontier, score_cost_chart
-from leaderboard.render.ties import tie_cell
 
 # Sort keys in their natural direction (the one a first click gives). Every
 # key ends with rank and slug, so the order is total whatever the column.
 SORTS: dict[str, Callable[[Model], Any]] = {
     "rank": lambda m: (m.rank, m.slug),
+    # The range: best rank first, then the narrower range.
+    "range": lambda m: (
+        m.rank_low if m.rank_low is not None else m.rank,
+        m.rank_high if m.rank_high is not None else m.rank,
+        m.rank,
+        m.slug,
+    ),
     "model": lambda m: (m.display_name.casefold(), m.slug),
     "harness": lambda m: (m.harness, m.rank, m.slug),
     "provider": lambda m: (m.provider, m.rank, m.slug),
@@ -33,6 +38,33 @@ SORTS: dict[str, Callable[[Model], Any]] = {
 SURFACE_PREFIX = "surface:"
 
 
+PASS_K_SORTS = ("pass_at_k", "pass_hat_k")
+
+
+def _pass_k_key(name: str, k: str) -> Callable[[Model], Any]:
+    def key(m: Model) -> Any:
+        value = getattr(m, name).get(k)
+        return (value if value is not None else -1.0, -m.rank, m.slug)
+
+    return key
+
+
+def most_trials(models: list[Model]) -> int:
+    """K: the most trials any task of the bench has (pass@k runs k = 1 .. K)."""
+    return max((len(m.pass_at_k) for m in models), default=0)
+
+
+def chosen_k(request, most: int) -> int | None:
+    """The k of the pass@k columns (``?k=``, default K); None when K < 2."""
+    if most < 2:
+        return None
+    try:
+        k = int(request.GET.get("k", most))
+    except ValueError:
+        k = most
+    return min(max(k, 1), most)
+
+
 def _surface_key(surface: str) -> Callable[[Model], Any]:
     def key(m: Model) -> Any:
         entry = m.by_surface.get(surface) or {}
@@ -42,7 +74,7 @@ def _surface_key(surface: str) -> Callable[[Model], Any]:
 
 
 def sort_models(
-    models: list[Model], sort: str, costed: set[int] | None = None
+    models: list[Model], sort: str, costed: set[int] | None = None, k: int | None = None
 ) -> tuple[list[Model], str]:
     """Order by ``sort`` ("key" or "-key" for reversed); unknown keys fall back
     to rank. Returns the rows and the sort actually applied.
@@ -52,6 +84,8 @@ def sort_models(
     name = sort.removeprefix("-")
     if name.startswith(SURFACE_PREFIX):
         key = _surface_key(name.removeprefix(SURFACE_PREFIX))
+    elif name in PASS_K_SORTS and k is not None:
+        key = _pass_k_key(name, str(k))
     elif name in SORTS:
         key = SORTS[name]
     else:
@@ -94,15 +128,12 @@ def board(request, bench: str):
         .distinct()
     ) - {m.pk for m in models if m.cost_usd is None}
     disagreements = queries.disagreements_by_model(bench)
-    # The stored tie gap is to the next model of the whole board: known only unfiltered.
-    by_rank = sorted(models, key=SORTS["rank"])
-    next_of = (
-        {m.pk: n for m, n in zip(by_rank, by_rank[1:], strict=False)}
-        if not (harness or provider)
-        else {}
-    )
-    models, sort = sort_models(models, request.GET.get("sort", ""), costed)
-    ranks = Counter(m.rank for m in models)
+    # K: the most trials of any task among the rows shown.
+    most = most_trials(models) if bench.is_pass_fail else 0
+    k = chosen_k(request, most)
+    models, sort = sort_models(models, request.GET.get("sort", ""), costed, k)
+    # Some model ran a task several times: the cost of one run differs from the total.
+    several = any(m.trials > m.tasks for m in models)
     # Benches whose runs can raise (Harbor's) have an Errors column.
     errors = bool(bench.exceptions_rule)
     tasks_total = Task.objects.filter(bench=bench).count() if errors else 0
@@ -110,20 +141,25 @@ def board(request, bench: str):
     partly = any(m.cost_unknown_trials for m in models)
     fmt = download.wanted(request)
     if fmt:
+        ks = [str(i) for i in range(1, most + 1)] if bench.is_pass_fail else []
         return download.table_response(
             fmt,
             name=f"{bench.slug}-leaderboard",
-            columns=["rank", "model", "display_name", "harness", "provider", "score",
-                     "ci_low", "ci_high", *(f"surface:{s}" for s in surfaces),
-                     "cost_usd", *(["cost_unknown_trials"] if partly else []),
-                     *(["errors"] if errors else []), "flagged"],
+            columns=["rank", "rank_low", "rank_high", "model", "display_name", "harness",
+                     "provider", "score", "passed", "trials", "tasks", "ci_low", "ci_high",
+                     *(f"surface:{s}" for s in surfaces), "cost_usd",
+                     *(["cost_unknown_trials"] if partly else []), "run_cost_usd",
+                     *(["errors"] if errors else []), "flagged",
+                     *(f"pass_at_k:{i}" for i in ks), *(f"pass_hat_k:{i}" for i in ks)],
             rows=(
-                [m.rank, m.slug, m.display_name, m.harness, m.provider, m.score,
-                 m.ci_low, m.ci_high,
+                [m.rank, m.rank_low, m.rank_high, m.slug, m.display_name, m.harness,
+                 m.provider, m.score, m.passed, m.trials, m.tasks, m.ci_low, m.ci_high,
                  *((m.by_surface.get(s) or {}).get("score") for s in surfaces),
                  m.cost_usd if m.pk in costed else None,
                  *([m.cost_unknown_trials] if partly else []),
-                 *([m.errors] if errors else []), m.flagged]
+                 m.run_cost_usd if m.pk in costed else None,
+                 *([m.errors] if errors else []), m.flagged,
+                 *(m.pass_at_k.get(i) for i in ks), *(m.pass_hat_k.get(i) for i in ks)]
                 for m in models
             ),
         )  # fmt: skip
@@ -135,18 +171,13 @@ def board(request, bench: str):
         html = board_row(
             m,
             href=href,
-            tied=ranks[m.rank] > 1,
             reasons=reasons[m.pk],
             disagreement=disagreements.get(m.pk),
             surfaces=surfaces,
             percent=bench.is_pass_fail,
-            tie=tie_cell(
-                m,
-                next_model=next_of.get(m.pk),
-                href=f"{href}vs/{next_of[m.pk].slug}/" if m.pk in next_of else "",
-                percent=bench.is_pass_fail,
-            ),
             cost_known=m.pk in costed,
+            pass_k=str(k) if k else None,
+            run_cost=several,
             errors=errors,
             tasks_total=tasks_total,
         )
@@ -154,13 +185,17 @@ def board(request, bench: str):
     # A model without cost data has no place on a cost axis, nor on its frontier.
     plotted = [r for r in rows if r.model.pk in costed]
     chart_points = [
-        ChartPoint(r.model.slug, r.model.display_name, r.model.cost_usd, r.model.score, r.href)
+        # One run's cost: models that ran tasks more often are not pushed right.
+        ChartPoint(r.model.slug, r.model.display_name, r.model.run_cost_usd, r.model.score, r.href)
         for r in plotted
     ]
     chart = score_cost_chart(
         chart_points,
         score_label="Pass rate" if bench.is_pass_fail else "Score",
         percent=bench.is_pass_fail,
+        cost_label="Cost of one run (US$, released attempts)"
+        if several
+        else "Cost (US$, released attempts)",
     )
     disagreeing = [r for r in rows if r.disagrees]
     return render(
@@ -182,10 +217,12 @@ def board(request, bench: str):
             "disagreeing_attempts": sum(r.disagrees.attempts for r in disagreeing),
             "percent": bench.is_pass_fail,
             # Some model ran a task several times: its pass rate counts trials.
-            "counts_trials": any(m.trials > m.tasks for m in models),
+            "counts_trials": several,
+            "k": k,
+            "k_text": str(k) if k else "",
+            "ks": list(range(1, most + 1)) if k else [],
+            "extra_columns": (2 if k else 0) + (1 if several else 0) + errors,
             "errors": errors,
             "exceptions_note": EXCEPTIONS_NOTES.get(bench.exceptions_rule, ""),
-            # Rank, model, score, tie, harness, provider, cost, flagged (+ errors).
-            "columns": 8 + errors,
         },
     )

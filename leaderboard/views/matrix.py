@@ -60,17 +60,19 @@ class SurfaceGroup:
 
 
 def surface_figures(by_surface: dict, surfaces: list[str]) -> dict:
-    """A model's mean task score over the given surfaces, weighted by their task
-    counts, with the tasks counted and (for pass rates) the tasks passed."""
+    """A model's score over the given surfaces: the mean over their tasks of
+    each task's mean over its trials (surfaces weighted by their task counts),
+    with the tasks, trials and trials passed counted."""
     entries = [by_surface[s] for s in surfaces if s in by_surface]
     tasks = sum(e.get("tasks", 0) for e in entries)
     total = sum(e.get("score", 0.0) * e.get("tasks", 0) for e in entries)
-    # Per task (first trials): the surface figures do not count further trials.
     return {
         "score": total / tasks if tasks else 0.0,
         "tasks": tasks,
-        "passed": round(total),
-        "trials": tasks,
+        "passed": sum(
+            e.get("passed", round(e.get("score", 0.0) * e.get("tasks", 0))) for e in entries
+        ),
+        "trials": sum(e.get("trials", e.get("tasks", 0)) for e in entries),
     }
 
 

@@ -70,6 +70,19 @@ def model(request, bench: str, model: str):
         ],
         percent=percent,
     )
+    # Tasks passed in some trials but not all (stored at import), linked to
+    # their trials where the visitor may see the task's attempts.
+    visible = {a.task.slug for a in attempts}
+    inconsistent = [
+        {"task": task, "passed": passed, "total": total, "visible": task in visible,
+         "trials": range(total)}
+        for task, passed, total in entry.some_tasks
+    ]  # fmt: skip
+    pass_k = [
+        {"k": k, "at": entry.pass_at_k[k], "hat": entry.pass_hat_k.get(k),
+         "tasks": entry.pass_k_tasks.get(k)}
+        for k in sorted(entry.pass_at_k, key=int)
+    ]  # fmt: skip
     return render(
         request,
         "leaderboard/model.html",
@@ -81,5 +94,9 @@ def model(request, bench: str, model: str):
             "bars": bars,
             "disagreements": queries.model_disagreements(entry, request.user),
             "percent": percent,
+            "inconsistent": inconsistent,
+            # pass@k only says more than the score where some task ran twice or more.
+            "pass_k": pass_k if len(pass_k) > 1 else [],
+            "several": entry.trials > entry.tasks,
         },
     )

@@ -9,10 +9,18 @@ from typing import Any
 
 TOLERANCE = 1e-9
 
+# Keys the site adds to a derived document it rebuilds (docs/statistics.md):
+# leaderboard rows gain their rank range, and on pass-fail benches pass@k and
+# pass^k. They may be only in the second (rebuilt) document, nowhere else.
+ADDED_KEYS = {"leaderboard.json": frozenset({"rank_low", "rank_high", "pass_at_k", "pass_hat_k"})}
 
-def json_differences(a: Any, b: Any, path: str = "") -> list[str]:
+
+def json_differences(
+    a: Any, b: Any, path: str = "", added: frozenset[str] = frozenset()
+) -> list[str]:
     """Where two JSON values differ: same keys, same array order, same strings,
-    numbers within 1e-9 (a bool is never a number)."""
+    numbers within 1e-9 (a bool is never a number). Keys in ``added`` may be
+    in ``b`` alone."""
     if isinstance(a, bool) or isinstance(b, bool):
         return [] if a is b else [f"{path or '.'}: {a!r} != {b!r}"]
     if isinstance(a, int | float) and isinstance(b, int | float):
@@ -22,17 +30,19 @@ def json_differences(a: Any, b: Any, path: str = "") -> list[str]:
     if isinstance(a, dict) and isinstance(b, dict):
         found = []
         for key in sorted(set(a) | set(b)):
+            if key not in a and key in added:
+                continue
             if key not in a or key not in b:
                 found.append(f"{path}.{key}: only in {'second' if key not in a else 'first'}")
             else:
-                found += json_differences(a[key], b[key], f"{path}.{key}")
+                found += json_differences(a[key], b[key], f"{path}.{key}", added)
         return found
     if isinstance(a, list) and isinstance(b, list):
         if len(a) != len(b):
             return [f"{path or '.'}: {len(a)} items != {len(b)} items"]
         found = []
         for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            found += json_differences(x, y, f"{path}[{i}]")
+            found += json_differences(x, y, f"{path}[{i}]", added)
         return found
     if type(a) is not type(b) or a != b:
         return [f"{path or '.'}: {a!r:.80} != {b!r:.80}"]
@@ -48,8 +58,10 @@ def release_differences(first: Path, second: Path) -> list[str]:
     for name in sorted(names_a & names_b):
         data_a, data_b = (first / name).read_bytes(), (second / name).read_bytes()
         if name.endswith(".json"):
+            added = ADDED_KEYS.get(name, frozenset())
             found += [
-                f"{name}: {d}" for d in json_differences(json.loads(data_a), json.loads(data_b))
+                f"{name}: {d}"
+                for d in json_differences(json.loads(data_a), json.loads(data_b), added=added)
             ]
         elif data_a != data_b:
             found.append(f"{name}: bytes differ")

@@ -107,18 +107,21 @@ def test_the_cell_shows_passed_over_total_trials(three_trials, client):
 
 def test_the_pass_rate_counts_trials_and_the_leaderboard_says_so(three_trials, client):
     a, b = Model.objects.get(slug=A), Model.objects.get(slug=B)
-    # A: t1 pass, fail, pass and t2 pass: 3 of 4 trials (the per-task mean would be 1.0).
-    assert (a.passed, a.trials, a.tasks, a.score) == (3, 4, 2, 0.75)
+    # A: t1 pass, fail, pass and t2 pass: 3 of 4 trials; each task weighs the
+    # same, so the score is (2/3 + 1) / 2, not 3/4.
+    assert (a.passed, a.trials, a.tasks) == (3, 4, 2)
+    assert a.score == pytest.approx((2 / 3 + 1) / 2, abs=1e-12)
     assert (b.passed, b.trials, b.tasks, b.score) == (1, 2, 2, 0.5)
     html = body(client.get(reverse("bench", args=["hb"])))
-    assert "75.0% (3/4)" in html and "50.0% (1/2)" in html
-    assert "The pass rate counts trials." in html
+    assert "83.3%: 3 of 4 trials on 2 tasks" in html and "50.0% (1/2)" in html
+    assert "Every trial counts, and every task weighs the same." in html
     model_page = body(client.get(reverse("model", args=["hb", A])))
-    assert "75.0% (3/4)" in model_page
+    assert "83.3%: 3 of 4 trials on 2 tasks" in model_page
     # The adapter's leaderboard.json agrees with the recomputed figures.
     assert not Disagreement.objects.exists()
     rows = {r["model"]: r for r in client.get("/data/v1/hb/leaderboard.json").json()["rows"]}
-    assert rows[A]["score"] == 0.75 and rows[A]["pass_rate"] == "75.0% (3/4)"
+    assert rows[A]["score"] == a.score
+    assert rows[A]["pass_rate"] == "83.3%: 3 of 4 trials on 2 tasks"
 
 
 def test_a_bench_with_one_trial_per_task_keeps_its_addresses_and_figures(tmp_path, client):
@@ -235,3 +238,17 @@ def test_pages_of_one_attempt_per_model_see_trial_0_only(three_trials, client):
     assert f"/hb/attempts/{A}/t1/trials/" not in page
     listed = client.get(f"/api/attempts/?bench=hb&model={A}").json()
     assert len(listed["results"]) == 2
+
+
+def test_the_import_preview_predicts_the_score_that_counts_every_trial(three_trials, tmp_path):
+    from ingest.plan import build_plan
+    from ingest.preview import plan_model_figures
+    from ingest.reader import open_release
+
+    root = tmp_path / "release"
+    release_export(bench=Bench.objects.get(slug="hb"), root=root)
+    with open_release(root) as source:
+        predicted = plan_model_figures(build_plan(source))
+    stored = {m.slug: (m.score, m.rank) for m in Model.objects.all()}
+    assert predicted == stored
+    assert stored[A][0] == pytest.approx((2 / 3 + 1) / 2, abs=1e-12)

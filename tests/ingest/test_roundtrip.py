@@ -177,6 +177,9 @@ def test_the_comparison_notices_a_changed_number_a_missing_key_and_a_changed_byt
     assert json_differences({"a": None}, {}) != []
     assert json_differences([1, 2], [2, 1]) != []
     assert json_differences({"a": True}, {"a": 1}) != []
+    # A key the site adds may be in the rebuilt document alone, never the other way.
+    assert json_differences({}, {"rank_low": 1}, added=frozenset({"rank_low"})) == []
+    assert json_differences({"rank_low": 1}, {}, added=frozenset({"rank_low"})) != []
     one, two = tmp_path / "one", tmp_path / "two"
     for root, text in ((one, b"x\n"), (two, b"x\r\n")):
         root.mkdir()

@@ -74,3 +74,21 @@ def test_a_server_error_gets_the_site_500_page(bench, settings, monkeypatch):
     assert "Something went wrong" in html
     assert 'class="site-header"' in html
     assert f'href="{reverse("home")}"' in html
+
+
+def test_with_debug_on_the_404s_are_the_sites_own_pages_never_the_url_list(client, bench, settings):
+    settings.DEBUG = True
+    unreleased = Task.objects.filter(bench=bench, batch__isnull=True).first()
+    pages = {
+        "/no-such-bench/matrix/": "<h1>Not found</h1>",  # no pattern matches
+        f"/{bench.slug}/models/no-such-model/": "<h1>Not found</h1>",  # the view says 404
+        reverse("task", args=[bench.slug, unreleased.slug]): "<h1>Not released yet</h1>",
+    }
+    for address, heading in pages.items():
+        response = client.get(address)
+        assert response.status_code == 404, address
+        html = response.content.decode()
+        assert heading in html, address
+        assert "URLconf" not in html and "rslug" not in html, address
+    # The slash is still appended where that finds a page.
+    assert client.get(f"/{bench.slug}/matrix").status_code == 301

@@ -59,11 +59,15 @@ def test_the_leaderboard_lists_models_in_rank_order_with_links_and_json_twin(cli
     assert '<nav class="breadcrumbs"' in html
 
 
-def test_tied_models_share_a_rank_and_are_marked_as_tied(client, bench):
-    Model.objects.filter(bench=bench, rank__in=[2, 3]).update(rank=2)
+def test_the_rank_cell_shows_the_rank_range_and_says_what_it_means(client, bench):
+    Model.objects.filter(bench=bench, rank=1).update(rank_low=1, rank_high=1)
+    Model.objects.filter(bench=bench, rank=2).update(rank_low=2, rank_high=5)
     html = client.get(reverse("bench", args=[bench.slug])).content.decode()
-    assert html.count('<td class="num rank">2<abbr title="tied') == 2
-    assert '<td class="num rank">1</td>' in html
+    assert '<span aria-hidden="true">1</span>' in html
+    assert '<span aria-hidden="true">2–5</span>' in html
+    assert "ranks 2 to 5 over 95% of resamples" in html
+    assert ">Tie</abbr>" not in html and 'class="tie' not in html
+    assert 'href="/about/#ranks"'.replace("/about", f"/{bench.slug}/about") in html
 
 
 def test_score_cell_shows_the_decimal_score_and_its_interval_whisker(client, bench):
@@ -76,7 +80,7 @@ def test_score_cell_shows_the_decimal_score_and_its_interval_whisker(client, ben
 
 def test_pass_fail_benches_show_the_pass_rate_with_its_counts(client, bench):
     type(bench).objects.filter(pk=bench.pk).update(scoring_rule="pass-fail")
-    Model.objects.filter(bench=bench, rank=1).update(passed=15, tasks=44)
+    Model.objects.filter(bench=bench, rank=1).update(passed=15, tasks=44, trials=44, score=15 / 44)
     html = client.get(reverse("bench", args=[bench.slug])).content.decode()
     assert "34.1% (15/44)" in html
     assert "Pass rate" in html
@@ -291,7 +295,7 @@ def test_reward_threshold_benches_show_the_pass_rate_with_its_counts_on_board_an
     client, bench
 ):
     type(bench).objects.filter(pk=bench.pk).update(scoring_rule="reward-threshold")
-    Model.objects.filter(bench=bench, rank=1).update(passed=15, tasks=44)
+    Model.objects.filter(bench=bench, rank=1).update(passed=15, tasks=44, trials=44, score=15 / 44)
     for name in ("bench", "matrix"):
         html = client.get(reverse(name, args=[bench.slug])).content.decode()
         assert "34.1% (15/44)" in html, name

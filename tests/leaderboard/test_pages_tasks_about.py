@@ -107,16 +107,16 @@ def test_the_scoring_rule_name_links_to_the_about_page(client, bench):
         )
 
 
-def test_the_about_page_explains_tie_groups_and_the_tie_column_links_there(client, bench):
+def test_the_about_page_explains_rank_ranges_and_the_leaderboard_links_there(client, bench):
     from leaderboard import paired
 
     about = reverse("about", args=[bench.slug])
     html = client.get(about).content.decode()
-    section = html.split('<h2 id="ties">', 1)[1].split("</section>", 1)[0]
+    section = html.split('<h2 id="ranks">', 1)[1].split("</section>", 1)[0]
     assert "paired bootstrap over tasks" in section
     tasks = Task.objects.filter(bench=bench).count()
     assert f"the {tasks} tasks are drawn with replacement" in section
     assert f"{paired.RESAMPLES:,} times" in section
     assert f"middle {round(paired.LEVEL * 100)}%" in section
     board = client.get(reverse("bench", args=[bench.slug])).content.decode()
-    assert f'<a href="{about}#ties">How tie groups are found</a>' in board
+    assert f'<a href="{about}#ranks">How ranks are found</a>' in board

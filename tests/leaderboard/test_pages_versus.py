@@ -6,7 +6,6 @@ import pytest
 from django.urls import reverse
 
 from leaderboard.models import Attempt, Model, Task
-from leaderboard.paired import paired_interval
 from leaderboard.services import bench_recompute
 from tests.factories import grow, h1_count
 
@@ -24,20 +23,15 @@ def scores_of(bench, model) -> list[float]:
     ]
 
 
-def test_import_stores_tie_groups_from_paired_gaps_down_the_board(bench):
+def test_import_stores_rank_ranges_and_intervals_around_each_score(bench):
     models = ranked(bench)
-    assert models[0].tie_group == 1
-    for upper, lower in zip(models, models[1:], strict=False):
-        gap = paired_interval(scores_of(bench, upper), scores_of(bench, lower), seed="check")
-        assert upper.next_gap_low is not None
-        # A new group starts exactly where the stored interval leaves out zero.
-        significant = upper.next_gap_low > 0 or upper.next_gap_high < 0
-        assert lower.tie_group == upper.tie_group + (1 if significant else 0)
-        assert upper.next_gap_low <= gap.mean <= upper.next_gap_high
-    assert models[-1].next_gap_low is None
+    for model in models:
+        assert model.rank_low <= model.rank_high
+        assert model.ci_low <= model.score <= model.ci_high
+    assert models[0].rank_low == 1
 
 
-def test_a_model_copied_from_another_ties_with_it(bench):
+def test_a_model_copied_from_another_shares_its_rank_range(bench):
     top = ranked(bench)[0]
     twin = Model.objects.create(
         bench=bench, slug="twin", display_name="Twin", harness=top.harness,
@@ -50,28 +44,35 @@ def test_a_model_copied_from_another_ties_with_it(bench):
     bench_recompute(bench=bench, published_rows={})
     top.refresh_from_db()
     twin.refresh_from_db()
-    assert twin.tie_group == top.tie_group
+    assert (twin.rank_low, twin.rank_high) == (top.rank_low, top.rank_high)
+    assert (twin.ci_low, twin.ci_high) == (top.ci_low, top.ci_high)
     assert twin.score == top.score
 
 
-def test_the_leaderboard_shows_each_tie_group_and_links_to_the_next_model(client, bench):
+def test_the_leaderboard_has_no_tie_column(client, bench):
     html = client.get(reverse("bench", args=[bench.slug])).content.decode()
-    models = ranked(bench)
-    versus = reverse("versus", args=[bench.slug, models[0].slug, models[1].slug])
-    assert f'href="{versus}"' in html
-    assert 'class="tie tie-band-odd"' in html
-    assert ">Tie</abbr>" in html
+    assert ">Tie</abbr>" not in html and "tie-band" not in html
 
 
-def test_the_api_lists_tie_groups_with_the_models(client, bench):
+def test_the_api_keeps_the_tie_fields_as_null_and_adds_rank_ranges(client, bench):
     rows = client.get(reverse("api-model-list"), {"bench": bench.slug}).json()["results"]
-    assert [r["tie_group"] for r in rows] == [m.tie_group for m in ranked(bench)]
-    assert {"next_gap_low", "next_gap_high"} <= set(rows[0])
+    assert [(r["rank_low"], r["rank_high"]) for r in rows] == [
+        (m.rank_low, m.rank_high) for m in ranked(bench)
+    ]
+    for row in rows:
+        assert row["tie_group"] is None
+        assert row["next_gap_low"] is None and row["next_gap_high"] is None
+    schema = client.get(reverse("api-schema"), {"format": "json"}).json()
+    fields = schema["components"]["schemas"]["Model"]["properties"]
+    assert fields["tie_group"]["deprecated"] is True
+    assert "deprecated" not in fields["rank_low"]
 
 
-def test_the_mirror_leaderboard_keeps_its_fixed_fields(client, bench):
+def test_the_mirror_leaderboard_adds_rank_ranges_and_no_tie_group(client, bench):
     doc = client.get(reverse("mirror-leaderboard", args=[bench.slug])).json()
     assert "tie_group" not in str(doc)
+    stored = {m.slug: (m.rank_low, m.rank_high) for m in ranked(bench)}
+    assert {r["model"]: (r["rank_low"], r["rank_high"]) for r in doc["rows"]} == stored
 
 
 def test_the_versus_page_shows_the_paired_difference_and_where_they_differ(client, bench):
@@ -108,6 +109,8 @@ def test_the_versus_page_never_links_to_unreleased_detail(client, bench):
 def test_the_versus_page_runs_mcnemar_on_pass_fail_benches(client, bench):
     bench.scoring_rule = "pass-fail"
     bench.save()
+    # A pass-fail bench scores 0 or 1: McNemar's test is the sign test on such tasks.
+    Attempt.all_trials.filter(bench=bench, score__lt=1).update(score=0.0)
     a, b = ranked(bench)[:2]
     doc = client.get(
         reverse("versus", args=[bench.slug, a.slug, b.slug]), {"format": "json"}

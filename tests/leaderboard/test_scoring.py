@@ -6,10 +6,12 @@ from leaderboard.scoring import (
     MISSING_VERDICT,
     Cell,
     CheckOutcome,
-    bootstrap_interval,
     competition_ranks,
     is_counted,
     model_figures,
+    pass_at_k,
+    pass_hat_k,
+    pass_k_figures,
     score_verdict,
 )
 
@@ -57,8 +59,8 @@ def test_a_missing_attempt_scores_zero_and_is_flagged():
     assert figures.score == pytest.approx(0.5)
     assert figures.flagged == 1
     assert figures.by_surface == {
-        "chat": {"score": 0.5, "tasks": 1},
-        "pay": {"score": 0.5, "tasks": 2},
+        "chat": {"score": 0.5, "tasks": 1, "passed": 0, "trials": 1},
+        "pay": {"score": 0.5, "tasks": 2, "passed": 1, "trials": 2},
     }
 
 
@@ -79,15 +81,6 @@ def test_missing_verdicts_count_as_flagged_and_cost_sums_released_attempts():
 def test_ties_within_tolerance_share_a_competition_rank():
     ranks = competition_ranks([("b", 0.5), ("a", 0.5 + 1e-12), ("c", 0.9), ("d", 0.1)])
     assert ranks == [("c", 1), ("a", 2), ("b", 2), ("d", 4)]
-
-
-def test_the_bootstrap_interval_is_stable_for_a_seed_and_brackets_the_mean():
-    scores = [0.0, 0.2, 0.5, 0.9, 1.0, 0.4, 0.6]
-    first = bootstrap_interval(scores, seed="bench/model")
-    assert first == bootstrap_interval(scores, seed="bench/model")
-    low, high = first
-    assert low <= sum(scores) / len(scores) <= high
-    assert bootstrap_interval([], seed="x") is None
 
 
 def test_reward_threshold_passes_a_reward_at_or_above_the_threshold():
@@ -145,14 +138,73 @@ def test_model_figures_count_trials_where_a_task_ran_several_times():
         "t2": Cell(score=1.0),
     }
     figures = model_figures(cells, {"t1": "s", "t2": "s", "t3": "s"}, ["t1", "t2", "t3"])
-    # t3 has no attempt: one failed trial. 3 passed of 1 + 3 + 1 = 5 trials.
+    # t3 has no attempt: one failed trial. 3 passed of 3 + 1 + 1 = 5 trials.
     assert (figures.passed, figures.trials, figures.tasks) == (3, 5, 3)
-    assert figures.score == 3 / 5
-    # by_surface stays per task (first trials).
-    assert figures.by_surface == {"s": {"score": 2 / 3, "tasks": 3}}
+    # Each task weighs the same: (2/3 + 1 + 0) / 3, not 3/5.
+    assert figures.score == pytest.approx((2 / 3 + 1 + 0) / 3, abs=1e-15)
+    assert figures.by_surface == {
+        "s": {"score": figures.score, "tasks": 3, "passed": 3, "trials": 5}
+    }
+    assert figures.consistency == {"all": 1, "some": 1, "none": 1}
+    assert figures.some_tasks == [("t1", 2, 3)]
+
+
+def test_cost_sums_every_trial_and_one_run_sums_each_tasks_mean():
+    cells = {
+        "t1": Cell(
+            score=1.0, released=True, cost_usd=1.0, trials=(0.0, 1.0), trial_costs=(2.0, 3.0)
+        ),
+        "t2": Cell(score=0.0, released=True, cost_usd=4.0),
+    }
+    figures = model_figures(cells, {"t1": "s", "t2": "s"}, ["t1", "t2"])
+    assert figures.cost_usd == 10.0
+    assert figures.run_cost_usd == 2.0 + 4.0
 
 
 def test_model_figures_without_further_trials_are_the_task_mean():
     cells = {"t1": Cell(score=1.0), "t2": Cell(score=0.25)}
     figures = model_figures(cells, {"t1": "s", "t2": "s"}, ["t1", "t2"])
     assert (figures.score, figures.passed, figures.trials) == (0.625, 1, 2)
+
+
+def test_pass_at_k_and_pass_hat_k_by_hand():
+    # 5 trials, 2 passed. pass@2 = 1 - C(3,2)/C(5,2) = 1 - 3/10; pass^2 = C(2,2)/C(5,2) = 1/10.
+    assert pass_at_k(5, 2, 2) == pytest.approx(0.7, abs=1e-15)
+    assert pass_hat_k(5, 2, 2) == pytest.approx(0.1, abs=1e-15)
+    assert pass_at_k(5, 2, 4) == 1.0  # any 4 of 5 hold a pass
+    assert pass_hat_k(5, 2, 3) == 0.0
+    assert pass_at_k(3, 0, 1) == 0.0 and pass_hat_k(3, 3, 3) == 1.0
+
+
+def test_pass_k_averages_over_the_tasks_with_at_least_k_trials():
+    found = pass_k_figures([(3, 1), (1, 1), (1, 0)], 3)
+    assert found.tasks == {"1": 3, "2": 1, "3": 1}
+    assert found.at["1"] == pytest.approx((1 / 3 + 1 + 0) / 3, abs=1e-15)
+    assert found.at["2"] == pytest.approx(1 - 1 / 3, abs=1e-15)
+    assert found.hat["2"] == 0.0 and found.at["3"] == 1.0
+
+
+# A Terminal-Bench results.json in miniature (its run logs' shape: results[]
+# with task_id and is_resolved, five attempts per task, and the pass_at_k the
+# harness published for the run). Its figures were worked out by hand with
+# Terminal-Bench's own estimator: per task 1 - C(n-c, k)/C(n, k), averaged.
+TERMINAL_BENCH_RUN = {
+    "results": [
+        {"task_id": task, "is_resolved": resolved}
+        for task, passes in (("hello-world", 5), ("fix-git", 0), ("oom", 2), ("qemu", 1))
+        for resolved in [True] * passes + [False] * (5 - passes)
+    ],
+    # k=2: (1 + 0 + 0.7 + 0.4) / 4; k=4: (1 + 0 + 1 + 0.8) / 4; k=5: (1 + 0 + 1 + 1) / 4.
+    "pass_at_k": {"2": 0.525, "4": 0.7, "5": 0.75},
+    "accuracy": 0.4,
+}
+
+
+def test_pass_at_k_reproduces_what_terminal_bench_publishes_for_a_run():
+    outcomes: dict[str, list[bool]] = {}
+    for result in TERMINAL_BENCH_RUN["results"]:
+        outcomes.setdefault(result["task_id"], []).append(result["is_resolved"])
+    found = pass_k_figures([(len(v), sum(v)) for v in outcomes.values()], 5)
+    for k, published in TERMINAL_BENCH_RUN["pass_at_k"].items():
+        assert found.at[k] == pytest.approx(published, abs=1e-12)
+    assert found.at["1"] == pytest.approx(TERMINAL_BENCH_RUN["accuracy"], abs=1e-12)

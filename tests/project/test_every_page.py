@@ -50,7 +50,7 @@ BENCH_SECTIONS = {
     "Leaderboard": "bench",
     "Matrix": "matrix",
     "Tasks": "tasks",
-    "Analysis": "analysis-tool-failures",
+    "Analysis": "analysis",
     "About": "about",
 }
 

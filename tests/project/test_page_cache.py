@@ -119,3 +119,13 @@ def test_streamed_pages_are_not_kept(client, bench):
     assert whole.streaming and "ETag" not in whole
     again = client.get(attempt + "?all=1")
     assert again.streaming
+
+
+@pytest.mark.parametrize("page", ["leaderboard", "matrix", "task", "model"])
+def test_every_header_the_view_sets_survives_the_cache(client, bench, page):
+    url = urls(bench)[page] + "?format=csv"
+    first = client.get(url)
+    again = client.get(url)
+    assert first["Content-Disposition"].endswith('.csv"')
+    assert again["Content-Disposition"] == first["Content-Disposition"]
+    assert again["Content-Type"] == first["Content-Type"] == "text/csv; charset=utf-8"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
@@ -42,10 +42,34 @@ class BenchSerializer(serializers.ModelSerializer):
         }
 
 
+# Tie groups gave way to rank intervals (docs/statistics.md); the keys stay,
+# as the API only adds keys, and hold null.
+DEPRECATED_MODEL_FIELDS = ("tie_group", "next_gap_low", "next_gap_high")
+
+
+@extend_schema_serializer(deprecate_fields=list(DEPRECATED_MODEL_FIELDS))
 class ModelSerializer(serializers.ModelSerializer):
     id = serializers.CharField(source="slug")
     bench = serializers.CharField(source="bench.slug")
     by_surface = serializers.JSONField()
+    rank_low = serializers.IntegerField(
+        allow_null=True, help_text="best rank over the middle 95% of paired bootstrap draws"
+    )
+    rank_high = serializers.IntegerField(
+        allow_null=True, help_text="worst rank over the middle 95% of paired bootstrap draws"
+    )
+    pass_at_k = serializers.SerializerMethodField(
+        help_text="pass-fail benches: pass@k by k as a string; null otherwise"
+    )
+    pass_hat_k = serializers.SerializerMethodField(
+        help_text="pass-fail benches: pass^k by k as a string; null otherwise"
+    )
+    pass_k_tasks = serializers.SerializerMethodField(
+        help_text="pass-fail benches: tasks with at least k trials, by k; null otherwise"
+    )
+    tie_group = serializers.SerializerMethodField(help_text="deprecated: always null")
+    next_gap_low = serializers.SerializerMethodField(help_text="deprecated: always null")
+    next_gap_high = serializers.SerializerMethodField(help_text="deprecated: always null")
 
     class Meta:
         model = Model
@@ -71,7 +95,47 @@ class ModelSerializer(serializers.ModelSerializer):
             "tie_group",
             "next_gap_low",
             "next_gap_high",
+            "rank_low",
+            "rank_high",
+            "trials",
+            "run_cost_usd",
+            "pass_at_k",
+            "pass_hat_k",
+            "pass_k_tasks",
         ]
+
+    @extend_schema_field({"type": "integer", "nullable": True})
+    def get_tie_group(self, model) -> None:
+        return None
+
+    @extend_schema_field({"type": "number", "nullable": True})
+    def get_next_gap_low(self, model) -> None:
+        return None
+
+    @extend_schema_field({"type": "number", "nullable": True})
+    def get_next_gap_high(self, model) -> None:
+        return None
+
+    def _pass_k(self, model, values: dict) -> dict | None:
+        return dict(values) if model.bench.is_pass_fail else None
+
+    @extend_schema_field(
+        {"type": "object", "nullable": True, "additionalProperties": {"type": "number"}}
+    )
+    def get_pass_at_k(self, model) -> dict | None:
+        return self._pass_k(model, model.pass_at_k)
+
+    @extend_schema_field(
+        {"type": "object", "nullable": True, "additionalProperties": {"type": "number"}}
+    )
+    def get_pass_hat_k(self, model) -> dict | None:
+        return self._pass_k(model, model.pass_hat_k)
+
+    @extend_schema_field(
+        {"type": "object", "nullable": True, "additionalProperties": {"type": "integer"}}
+    )
+    def get_pass_k_tasks(self, model) -> dict | None:
+        return self._pass_k(model, model.pass_k_tasks)
 
 
 class TaskSerializer(serializers.ModelSerializer):

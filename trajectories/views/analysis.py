@@ -1,4 +1,4 @@
-"""The analysis pages: tool failures and protocol failures across a bench."""
+"""The analysis pages: their index, tool failures and protocol failures across a bench."""
 
 from __future__ import annotations
 
@@ -22,6 +22,11 @@ def _scope(request, bench_slug: str):
     models = list(bench.models.order_by("slug").values_list("slug", "display_name", "harness"))
     context = {
         "bench": bench,
+        # Harbor's n_attempts: the leaderboard counts every trial, the analyses
+        # the first of each; the pages say how many further trials they leave out.
+        "further_trials": analysis.attempts_in_scope(bench, request.user, used, every_trial=True)
+        .filter(trial__gt=0)
+        .count(),
         "filters": used,
         "models": models,
         "harnesses": sorted({h for _, _, h in models}),
@@ -42,6 +47,48 @@ def _page(request, total: int, per_page: int) -> tuple[int, int]:
     except ValueError:
         page = 1
     return min(max(page, 1), pages), pages
+
+
+def index(request, bench):
+    """/<bench>/analysis/: each analysis with its headline figures, over the same
+    attempts its page reads (the filters apply here too)."""
+    bench, used, attempts, context = _scope(request, bench)
+    found = analysis.tool_failures(attempts)
+    checks, failed_checks = analysis.protocol_checks(attempts)
+    query = f"?{urlencode(used)}" if used else ""
+    rows = [
+        {
+            "name": "tool-failures",
+            "title": "Tool failures",
+            "what": "Tool calls that came back failed, by tool (the harnesses' names for one "
+            "tool folded together) and by model, with each failed call's command.",
+            "figure": f"{found.failed} of {found.calls} tool calls failed",
+            "url": reverse("analysis-tool-failures", args=[bench.slug]) + query,
+            "api": _api_url("api-analysis-tool-failures", bench, used),
+        },
+        {
+            "name": "protocol",
+            "title": "Protocol failures",
+            "what": "Failed L2 checks (how the vendor API was used: auth, idempotency, "
+            "signatures, retries), by check, each with the vendor requests its verdict names.",
+            "figure": f"{failed_checks} of {checks} L2 checks failed"
+            if checks
+            else "No L2 checks in these attempts",
+            "url": reverse("analysis-protocol", args=[bench.slug]) + query,
+            "api": _api_url("api-analysis-protocol", bench, used),
+        },
+    ]
+    fmt = download.wanted(request)
+    if fmt:
+        columns = ["name", "title", "figure", "url", "api"]
+        return download.table_response(
+            fmt,
+            name=f"{bench.slug}-analyses",
+            columns=columns,
+            rows=([row[c] for c in columns] for row in rows),
+        )
+    context.update(analyses=rows, attempt_count=found.attempts)
+    return render(request, "trajectories/analysis_index.html", context)
 
 
 def tool_failures(request, bench):

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leaderboard', '0009_harbor_exceptions_rule_errors'),
+        ('leaderboard', '0010_harbor_exceptions_rule_errors'),
     ]
 
     operations = [

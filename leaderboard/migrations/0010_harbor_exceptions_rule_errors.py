@@ -13,7 +13,7 @@ def stored_rule(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('leaderboard', '0008_generation'),
+        ('leaderboard', '0009_rank_intervals_and_pass_at_k'),
     ]
 
     operations = [
