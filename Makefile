@@ -88,9 +88,9 @@ test: venv chromium
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
-# The release fuzzer at length (the suite runs it with a bounded profile).
+# The release and transcript fuzzers at length (the suite runs them with a bounded profile).
 fuzz: venv
-	HYPOTHESIS_PROFILE=long $(PY) -m pytest tests/ingest/test_fuzz_release.py -q --hypothesis-show-statistics $(PYTEST_ARGS)
+	HYPOTHESIS_PROFILE=long $(PY) -m pytest tests/ingest/test_fuzz_release.py tests/ingest/test_fuzz_transcripts.py -q --hypothesis-show-statistics $(PYTEST_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check .

@@ -62,6 +62,7 @@ def recorded_import(
     bench: str | None = None,
     opener: Callable[[], AbstractContextManager] | None = None,
     exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
+    on_written: Callable[[ImportRecord], object] | None = None,
 ) -> RecordedImport:
     """Check (``action`` dry-run or preview) or import the release at ``path``, and record it.
 
@@ -77,6 +78,10 @@ def recorded_import(
     ``path`` (import_harbor builds its release from several paths); for an
     import it is called under the lock, so what it reads of the database
     cannot change before the import.
+
+    An import's record ("applied" or "no-change") is written in the import's
+    own transaction, and ``on_written(record)`` (the job's outcome) is called
+    there too: the import is never visible without them.
     """
     started = time.monotonic()
     recorder = _Recorder(
@@ -95,6 +100,18 @@ def recorded_import(
             )
         else:
             opener = lambda: open_release(path)  # noqa: E731
+    written: list[RecordedImport] = []
+
+    def record_in_transaction(result: ImportResult) -> None:
+        outcome = Outcome.NO_CHANGE if result.plan.is_noop else Outcome.APPLIED
+        where = "staged (staff only)" if staged else "live"
+        message = f"{result.written_attempts} attempt(s) written; new batches {where}"
+        recorded = recorder.write(outcome, plan=result.plan, message=message)
+        recorded.result = result
+        if on_written is not None:
+            on_written(recorded.record)
+        written.append(recorded)
+
     try:
         if action in CHECK_ONLY:
             with opener() as source:
@@ -106,12 +123,13 @@ def recorded_import(
             return recorder.write(Outcome.CHECKED, plan=plan, message="nothing was written")
         with import_lock(holder=holder), opener() as source:
             recorder.opened(source, name)
-            result = release_import(
+            release_import(
                 source=source,
                 staged=staged,
                 scrub=scrub,
                 expected_sha256=expected_sha256,
                 progress=progress,
+                before_commit=record_in_transaction,
             )
     except ImportBusy as exc:
         exc.record = recorder.write(Outcome.REFUSED, message=str(exc)).record
@@ -123,13 +141,11 @@ def recorded_import(
         return recorder.write(Outcome.REFUSED, plan=exc.plan, message=str(exc))
     except Exception as exc:
         logger.exception("import of %s (%s) failed", recorder.name, via)
+        if written:
+            # It committed, with its record; only what follows (cleaning up) failed.
+            return written[0]
         return recorder.write(Outcome.FAILED, message=f"{type(exc).__name__}: {exc}")
-    plan = result.plan
-    outcome = Outcome.NO_CHANGE if plan.is_noop else Outcome.APPLIED
-    where = "staged (staff only)" if staged else "live"
-    message = f"{result.written_attempts} attempt(s) written; new batches {where}"
-    recorded = recorder.write(outcome, plan=plan, message=message)
-    recorded.result = result
+    (recorded,) = written
     return recorded
 
 

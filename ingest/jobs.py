@@ -21,6 +21,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 from django_tasks import TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
@@ -102,8 +103,10 @@ def import_job_run(job_id: int) -> str:
         return _run(job)
     except BaseException as exc:
         # Whatever stops the worker short of a kill (an error outside the
-        # import, Ctrl+C twice) still ends the job with its reason.
-        _finish(job, State.FAILED, error=f"the worker stopped: {type(exc).__name__}: {exc}")
+        # import, Ctrl+C twice) still ends the job with its reason, unless
+        # its import committed (and the job's outcome with it) first.
+        if ImportJob.objects.filter(pk=job.pk, state=State.RUNNING).exists():
+            _finish(job, State.FAILED, error=f"the worker stopped: {type(exc).__name__}: {exc}")
         raise
 
 
@@ -124,13 +127,16 @@ def _run(job: ImportJob) -> str:
             progress=reporter,
             bench=job.bench or None,
             exceptions_rule=job.exceptions_rule,
+            # Done in the import's transaction: a worker killed just after the
+            # commit leaves the job done, not "running" for the reaper to fail.
+            on_written=lambda record: _save_outcome(job, State.DONE, record=record),
         )
     except ImportBusy as exc:
         _finish(job, State.FAILED, error=str(exc), record=exc.record)
         return State.FAILED
     record = done.record
     if record.outcome in (Outcome.APPLIED, Outcome.NO_CHANGE):
-        _finish(job, State.DONE, record=record)
+        live_drop(job.pk)
         if job.staging_token and (staging := Staged.find(job.staging_token)):
             staging.remove()
         return State.DONE
@@ -139,10 +145,14 @@ def _run(job: ImportJob) -> str:
 
 
 def _finish(job: ImportJob, state: str, *, error: str = "", record=None) -> None:
+    _save_outcome(job, state, error=error, record=record)
+    live_drop(job.pk)
+
+
+def _save_outcome(job: ImportJob, state: str, *, error: str = "", record=None) -> None:
     job.state, job.error, job.record = state, error, record
     job.finished_at = timezone.now()
     job.save(update_fields=["state", "error", "record", "finished_at"])
-    live_drop(job.pk)
 
 
 def job_holder(job: ImportJob) -> str:
@@ -172,16 +182,38 @@ def jobs_reap() -> list[ImportJob]:
             f"The worker (pid {job.worker_pid} on {job.worker_host}) stopped {where}: {why}. "
             "The import is one transaction, so nothing of it was written. Retry the job."
         )
-        # Claim the failure by the state too: a worker finishing just now wins.
-        if ImportJob.objects.filter(pk=job.pk, state=State.RUNNING).update(
-            state=State.FAILED, error=reason, finished_at=now
-        ):
-            _free_lock_of(job)
-            _fail_task_of(job, reason)
-            live_drop(job.pk)
-            logger.warning("import job %s: %s", job.pk, reason)
-            reaped.append(job)
+        # Claim the failure by the state too: a worker finishing just now wins
+        # (its outcome commits with its import). The failure is an import
+        # record of its own, so it stays in the history when the job is retried.
+        with transaction.atomic():
+            if not ImportJob.objects.filter(pk=job.pk, state=State.RUNNING).update(
+                state=State.FAILED, error=reason, finished_at=now
+            ):
+                continue
+            record = _failure_record(job, reason, started=row.started_at if row else None)
+            ImportJob.objects.filter(pk=job.pk).update(record=record)
+        _free_lock_of(job)
+        _fail_task_of(job, reason)
+        live_drop(job.pk)
+        logger.warning("import job %s: %s", job.pk, reason)
+        reaped.append(job)
     return reaped
+
+
+def _failure_record(job: ImportJob, reason: str, *, started) -> ImportRecord:
+    began = started or job.started_at
+    return ImportRecord.objects.create(
+        user=job.user,
+        via=ImportRecord.Via.ADMIN,
+        action=ImportRecord.Action.IMPORT,
+        outcome=Outcome.FAILED,
+        source_name=job.source_name[:500],
+        source_sha256=job.expected_sha256,
+        bench=job.bench,
+        staged=job.staged,
+        message=reason,
+        duration_s=(timezone.now() - began).total_seconds() if began else 0.0,
+    )
 
 
 def _free_lock_of(job: ImportJob) -> None:

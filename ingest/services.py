@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -51,6 +52,7 @@ def release_import(
     expected_sha256: str | None = None,
     scrub: bool = False,
     progress: ProgressCallback | None = None,
+    before_commit: Callable[[ImportResult], object] | None = None,
 ) -> ImportResult:
     """Check ``source`` and write it, in one pass and one transaction.
 
@@ -60,7 +62,10 @@ def release_import(
     ``staged``; known batches keep their state. Unchanged attempts are not
     touched, so importing the same release twice changes nothing. With
     ``scrub``, what the exporter should have scrubbed is rewritten instead of
-    refused.
+    refused. ``before_commit`` is called with the result inside the
+    transaction, last: what it writes (the import record, the job's outcome)
+    commits with the import or not at all, so a process killed just after the
+    commit cannot leave a live import that nothing records.
     """
     if expected_sha256 is not None and source.sha256 != expected_sha256:
         raise ImportRefused("the release changed since it was previewed; preview it again")
@@ -83,15 +88,18 @@ def release_import(
                 transaction.set_rollback(True)
                 raise ImportRefused(f"{len(plan.problems)} problem(s)", plan)
             writer.finish(plan)
+            result = ImportResult(
+                bench=writer.bench,
+                plan=plan,
+                written_attempts=writer.written,
+                blobs_removed=writer.blobs_removed,
+            )
+            if before_commit is not None:
+                before_commit(result)
     except BaseException:
         blob_files_sweep()
         raise
-    return ImportResult(
-        bench=writer.bench,
-        plan=plan,
-        written_attempts=writer.written,
-        blobs_removed=writer.blobs_removed,
-    )
+    return result
 
 
 class _Writer:

@@ -245,6 +245,14 @@ class AttemptQuerySet(models.QuerySet):
             return self.released().filter(task__batch__isnull=False)
         return self.public()
 
+    def counted_unseen_by(self, user) -> AttemptQuerySet:
+        """Released attempts whose cost and time count in their model's figures but
+        whose evidence this user may not see: for everyone but staff, those of
+        staged batches."""
+        if can_see_staged(user):
+            return self.released().filter(task__batch__isnull=True)
+        return self.released().exclude(task__batch__live=True)
+
 
 class MainAttemptManager(models.Manager.from_queryset(AttemptQuerySet)):
     """Trial 0 only: every page, document and figure built for one attempt per

@@ -13,7 +13,16 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, Subquery, TextField
+from django.db.models import (
+    Count,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    Subquery,
+    Sum,
+    TextField,
+)
 from django.db.models.functions import Cast, Coalesce
 from django.http import Http404
 
@@ -288,6 +297,25 @@ def model_attempts(model: Model, user) -> list[Attempt]:
         .defer("summary", "verdict", "task__ticket", "task__extras")
         .order_by("task__slug", "pk")
     )
+
+
+@dataclass(frozen=True)
+class Unlisted:
+    """What a model's figures count of attempts the visitor is not shown."""
+
+    attempts: int
+    cost_usd: float
+    duration_s: float
+
+
+def model_unlisted(model: Model, user) -> Unlisted:
+    """The model's attempts counted in its cost and time but not listed to ``user``: one query."""
+    found = (
+        Attempt.objects.counted_unseen_by(user)
+        .filter(model=model)
+        .aggregate(n=Count("pk"), cost=Sum("cost_usd"), duration=Sum("duration_s"))
+    )
+    return Unlisted(found["n"], found["cost"] or 0.0, found["duration"] or 0.0)
 
 
 def model_disagreements(model: Model, user) -> list[Disagreement]:

@@ -81,8 +81,8 @@ RULES: dict[str, RuleText] = {
         "threshold, and failed (0) otherwise (no reward fails); how a trial that raised an "
         "exception counts is the bench's exceptions rule (below). The tests "
         "the verifier ran are shown as checks, for detail only: the reward decides. A model's "
-        "score is its pass rate: passed trials over every trial of every public task (a task "
-        "without a trial counts as one failed trial).",
+        "score is its pass rate: the mean, over every public task, of the share of its trials "
+        "on the task that passed (a task without a trial counts 0).",
         reads="the verifier's reward and the threshold in its verdict.json",
         example=Q(score=0),
         explain=_reward,

@@ -64,6 +64,7 @@ OWN_WORDS: dict[str, tuple[str, ...]] = {
         "the verifier's reward is at least the bench's threshold",
         "how a trial that raised an exception counts is the bench's exceptions rule",
         "for detail only: the reward decides",
+        "of the share of its trials on the task that passed",
         "from the verifier's reward and the threshold in its verdict.json",
         "is below the threshold, 1.0, so the trial fails although",
         "With one trial per task this is simply tasks passed over tasks",
@@ -72,5 +73,11 @@ OWN_WORDS: dict[str, tuple[str, ...]] = {
 NOT_WORDS: dict[str, tuple[str, ...]] = {
     "task-score-v4-mandatory-gated": ("does not know the rule", "reward", "One failed check"),
     "pass-fail": ("does not know the rule", "reward", "mandatory"),
-    "reward-threshold": ("does not know the rule", "checks in its verdict.json", "mandatory"),
+    "reward-threshold": (
+        "does not know the rule",
+        "checks in its verdict.json",
+        "mandatory",
+        # Trials are not pooled: every task weighs the same however often it ran.
+        "passed trials over every trial",
+    ),
 }

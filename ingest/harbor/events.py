@@ -9,6 +9,7 @@ and says why.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,8 @@ from ingest.event_schema import check_events
 from trajectories.normalise import UnknownFormat, detect, normalise
 from trajectories.normalise.atif import FORMAT as ATIF_FORMAT
 from trajectories.normalise.atif import normalise_atif
+
+logger = logging.getLogger(__name__)
 
 ATIF_INVALID = "atif-invalid"
 NO_TRAJECTORY = "no-trajectory"
@@ -29,7 +32,7 @@ class TrialEvents:
     notes: list[str] = field(default_factory=list)
 
 
-def _from_raw_log(raw: bytes | None) -> tuple[str, list[dict[str, Any]]] | None:
+def _from_raw_log(raw: bytes | None, notes: list[str]) -> tuple[str, list[dict[str, Any]]] | None:
     if not raw:
         return None
     name = detect(raw)
@@ -39,14 +42,30 @@ def _from_raw_log(raw: bytes | None) -> tuple[str, list[dict[str, Any]]] | None:
         result = normalise(raw, name)
     except UnknownFormat:
         return None
+    except Exception as exc:  # a normaliser's bug costs this trial its raw log, not the import
+        logger.exception("the %s normaliser failed on a Harbor agent log", name)
+        notes.append(f"the raw agent log ({name}) could not be read: {type(exc).__name__}")
+        return None
     if not result.events or check_events(result.events):
         return None
     return name, result.events
 
 
+def _atif(atif_bytes: bytes) -> tuple[list[dict[str, Any]], list[str]]:
+    """ATIF's events and the rules it breaks (a normaliser's failure is one)."""
+    try:
+        parsed = normalise_atif(atif_bytes)
+    except Exception as exc:
+        logger.exception("the ATIF normaliser failed")
+        return [], [f"it could not be read ({type(exc).__name__})"]
+    problems = [str(p) for p in parsed.meta.get("problems", [])]
+    problems += [f"{path}: {message}" for path, message in check_events(parsed.events)]
+    return parsed.events, problems
+
+
 def trial_events(*, atif_bytes: bytes | None, raw_log: bytes | None) -> TrialEvents:
     out = TrialEvents()
-    raw = _from_raw_log(raw_log)
+    raw = _from_raw_log(raw_log, out.notes)
     atif_problems: list[str] = []
     atif_events: list[dict[str, Any]] = []
     if atif_bytes is None:
@@ -54,10 +73,7 @@ def trial_events(*, atif_bytes: bytes | None, raw_log: bytes | None) -> TrialEve
         if raw is None:
             out.flags.append(NO_TRAJECTORY)
     else:
-        parsed = normalise_atif(atif_bytes)
-        atif_problems = list(parsed.meta.get("problems", []))
-        atif_problems += [f"{path}: {message}" for path, message in check_events(parsed.events)]
-        atif_events = parsed.events
+        atif_events, atif_problems = _atif(atif_bytes)
         if atif_problems:
             out.flags.append(ATIF_INVALID)
             shown = "; ".join(atif_problems[:5])

@@ -93,6 +93,8 @@ def model(request, bench: str, model: str):
             "sort": sort,
             "bars": bars,
             "disagreements": queries.model_disagreements(entry, request.user),
+            "unlisted": queries.model_unlisted(entry, request.user),
+            "listed_cost": sum(a.cost_usd or 0.0 for a in attempts),
             "percent": percent,
             "inconsistent": inconsistent,
             # pass@k only says more than the score where some task ran twice or more.

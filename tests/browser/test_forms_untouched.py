@@ -21,6 +21,10 @@ def release(transactional_db, small_release_dir):
     return import_path(small_release_dir).bench
 
 
+def analysis_index(bench) -> str:
+    return reverse("analysis", args=[bench.slug])
+
+
 def submit_untouched(page: Page, form: str, button: str) -> None:
     """Press the form's button without changing a field, and wait for the answer."""
     with page.expect_navigation():
@@ -36,6 +40,7 @@ def shown(page: Page, selector: str) -> str:
     [
         ("leaderboard", "form.filters", "Filter", "table.board tbody"),
         ("tasks", "form.filters", "Filter", "table.tasks-index tbody"),
+        ("analysis", "form.filters", "Filter", "main"),
         ("tool-failures", "form.filters", "Filter", "main"),
         ("protocol", "form.filters", "Filter", "main"),
     ],
@@ -43,7 +48,7 @@ def shown(page: Page, selector: str) -> str:
 def test_a_filter_form_submitted_untouched_shows_the_unfiltered_page(
     page: Page, live_server, release, name, form, button, region
 ):
-    url = live_server.url + addresses(release)[name]
+    url = live_server.url + {**addresses(release), "analysis": analysis_index(release)}[name]
     page.goto(url)
     before = shown(page, region)
     submit_untouched(page, form, button)
@@ -113,10 +118,13 @@ def test_the_attempt_search_submitted_empty_shows_the_whole_trajectory(
     page: Page, live_server, release
 ):
     page.goto(live_server.url + addresses(release)["attempt"])
-    events = page.locator("#trajectory [id^=e]").count()
+    total = page.locator("nav.section-bar a[href='#trajectory'] .count").inner_text()
     submit_untouched(page, "form#search", "Search")
     expect(page.locator(".search-results")).to_have_count(0)
-    assert page.locator("#trajectory [id^=e]").count() == events
+    expect(page.locator("nav.section-bar a[href='#trajectory'] .count")).to_have_text(total)
+    # The trajectory from its first event on, none hidden by the empty search.
+    expect(page.locator("#e0")).to_be_visible()
+    expect(page.locator("#trajectory li.ev:not([hidden])").first).to_be_visible()
 
 
 def test_the_compare_form_submitted_untouched_compares_its_preselected_pair(

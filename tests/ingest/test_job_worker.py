@@ -80,7 +80,9 @@ def test_a_worker_killed_mid_import_leaves_the_database_and_the_lock_and_fails_t
     assert DBTaskResult.objects.get(id=job.task_id).status == "FAILED"  # the queue agrees
 
     assert dump() == before
-    assert not ImportRecord.objects.filter(action="import").exists()  # it never finished
+    # It never finished: its failure is the only import record, with the reason.
+    (failure,) = ImportRecord.objects.filter(action="import")
+    assert (failure.outcome, failure.message) == ("failed", job.error)
     with import_lock(holder="the next import"):
         pass  # free: no ImportBusy
     page = client.get(reverse("admin:ingest_import_job", args=[job.pk])).content.decode()
@@ -91,6 +93,8 @@ def test_a_worker_killed_mid_import_leaves_the_database_and_the_lock_and_fails_t
     job.refresh_from_db()
     assert (job.state, job.tries, job.record.outcome) == ("done", 2, "applied")
     assert dump() != before
+    # The first try's failure stays in the history.
+    assert ImportRecord.objects.filter(pk=failure.pk, outcome="failed").exists()
 
 
 def test_a_job_whose_worker_went_silent_is_failed_by_the_next_worker(first_and_second, settings):

@@ -59,15 +59,30 @@ DETECTORS: dict[str, Callable[[Any], bool]] = {}
 
 
 def register(name: str, detector: Callable[[Any], bool]) -> Callable[[Normaliser], Normaliser]:
-    """Decorator a format module puts on its normaliser: fills both registries."""
+    """Decorator a format module puts on its normaliser: fills both registries.
+
+    What is registered returns events that can be written back as JSON
+    (``storable``), whatever the transcript nests or numbers."""
 
     def put(function: Normaliser) -> Normaliser:
-        paused = _gc_paused(function)
+        paused = _gc_paused(_storable(function))
         NORMALISERS[name] = paused
         DETECTORS[name] = detector
         return paused
 
     return put
+
+
+def _storable(function: Normaliser) -> Normaliser:
+    from trajectories.normalise.storable import storable
+
+    @functools.wraps(function)
+    def run(data: bytes) -> Normalised:
+        result = function(data)
+        storable(result.events)
+        return result
+
+    return run
 
 
 def _gc_paused(function: Normaliser) -> Normaliser:

@@ -46,7 +46,7 @@ from typing import Any
 import orjson
 
 from trajectories.normalise import Normalised, Unmapped, register
-from trajectories.normalise.lines import Builder, Head, read_lines, split_lines
+from trajectories.normalise.lines import Builder, Head, exit_code_of, read_lines, split_lines
 
 FORMAT = "atif"
 _EXIT_CODE = re.compile(r"^\[exit_code\]\s*(-?\d+)\s*$", re.MULTILINE)
@@ -238,6 +238,11 @@ class _Builder:
                 )
                 continue
             ident = call.get("tool_call_id")
+            if ident is not None and type(ident) is not str:
+                self.problems.append(
+                    f"{where}steps[{number - 1}] has a tool_call_id that is no string"
+                )
+                ident = None
             ids.add(ident)
             paired = [r for r in results if r.get("source_call_id") == ident]
             result = _tool_result(call, paired[0]) if paired else None
@@ -255,6 +260,11 @@ class _Builder:
             )
         for r in results:
             ref = r.get("source_call_id")
+            if ref is not None and type(ref) is not str:
+                self.problems.append(
+                    f"{where}steps[{number - 1}] has a source_call_id that is no string"
+                )
+                continue
             if ref is None:
                 self.emit(
                     {"type": "user", "text": _content(r), "observation": True, "ts": ts},
@@ -316,7 +326,7 @@ def _tool_result(call: dict, result: dict) -> dict[str, Any]:
     exit_code = None
     found = _EXIT_CODE.findall(output)
     if found:
-        exit_code = int(found[-1])
+        exit_code = exit_code_of(found[-1])
     ok = True
     if exit_code is not None and exit_code != 0:
         ok = False

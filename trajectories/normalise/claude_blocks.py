@@ -15,6 +15,8 @@ from trajectories.normalise.lines import (
     as_text,
     block_text,
     event,
+    exit_code_of,
+    span_ms,
     tool_call,
     ts_ms,
     type_of,
@@ -142,9 +144,9 @@ class Calls:
         code, text = _exit_code(call["tool"], ok, text, structured)
         call["result"] = {"ok": ok, "output": text, "exit_code": code}  # result(ok, text, code)
         if started is not None and ts is not None and ts != started:
-            begun, ended = ts_ms(started), ts_ms(ts)
-            if begun is not None and ended is not None and ended > begun:
-                call["duration_ms"] = ended - begun
+            took = span_ms(ts_ms(started), ts_ms(ts))
+            if took is not None:
+                call["duration_ms"] = took
         self.out.source(call, number)
         return 1
 
@@ -213,11 +215,12 @@ def _exit_code(tool: str, ok: bool, text: str, structured: Any) -> tuple[int | N
         cut = text.find("\n", len(_EXIT_PREFIX))
         digits = text[len(_EXIT_PREFIX) : cut] if cut >= 0 else text[len(_EXIT_PREFIX) :]
         number = digits[1:] if digits[:1] == "-" else digits
-        if number.isdecimal():
-            return int(digits), text[cut + 1 :] if cut >= 0 else ""
+        if number.isdecimal() and (code := exit_code_of(digits)) is not None:
+            return code, text[cut + 1 :] if cut >= 0 else ""
     if isinstance(structured, dict):
-        code = structured.get("exit_code", structured.get("exitCode"))
-        if isinstance(code, int) and not isinstance(code, bool):
+        given = structured.get("exit_code", structured.get("exitCode"))
+        code = None if isinstance(given, str) else exit_code_of(given)
+        if code is not None:
             return code, text
     # A Bash call that did not fail exited 0: the CLI only names non-zero codes.
     return (0 if ok and tool in _SHELL_TOOLS else None), text

@@ -28,6 +28,7 @@ from trajectories.normalise.lines import (
     JSONDecodeError,
     as_text,
     event,
+    ident,
     iso_ts,
     lines_of,
     loads,
@@ -67,10 +68,10 @@ def _link(number: int, obj: dict[str, Any]) -> Link:
     return (
         number,
         obj["uuid"],
-        get("parentUuid"),
+        ident(get("parentUuid")),
         get("isSidechain"),
         get("subtype"),
-        get("logicalParentUuid"),
+        ident(get("logicalParentUuid")),
     )
 
 

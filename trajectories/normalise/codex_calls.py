@@ -7,7 +7,7 @@ from typing import Any
 
 import orjson
 
-from trajectories.normalise.lines import as_text, block_text
+from trajectories.normalise.lines import as_text, block_text, exit_code_of, span_ms
 
 # Newer shells format the output as "Exit code: 1\nWall time: …\nOutput:\n…".
 _EXIT = re.compile(r"^(?:Exit code:|Process exited with code) (-?\d+)", re.MULTILINE)
@@ -46,7 +46,7 @@ def output_and_code(output: Any) -> tuple[str, int | None]:
     if "Exit code:" not in head and "Process exited with code" not in head:
         return text, None
     match = _EXIT.search(head)
-    return text, int(match.group(1)) if match else None
+    return text, exit_code_of(match.group(1)) if match else None
 
 
 def duration_ms(duration: Any) -> float | None:
@@ -54,7 +54,7 @@ def duration_ms(duration: Any) -> float | None:
     if isinstance(duration, dict):
         secs, nanos = duration.get("secs"), duration.get("nanos")
         if isinstance(secs, int) and isinstance(nanos, int):
-            return secs * 1000 + nanos // 1_000_000
+            return span_ms(0, secs * 1000 + nanos // 1_000_000)
     if isinstance(duration, int | float) and not isinstance(duration, bool):
-        return duration * 1000
+        return span_ms(0, duration * 1000)
     return None

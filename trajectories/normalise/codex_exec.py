@@ -32,6 +32,7 @@ from trajectories.normalise.lines import (
     reread,
     result,
     type_of,
+    whole,
 )
 
 NAME = "codex-exec"
@@ -98,9 +99,10 @@ def fill(ev: dict[str, Any], item: dict[str, Any], done: bool) -> bool:
         if isinstance(error, dict):
             output = as_text(error.get("message"))
         elif isinstance(outcome, dict):
+            content = outcome.get("content")
             output = "\n".join(
                 as_text(c.get("text", c))
-                for c in outcome.get("content") or []
+                for c in (content if isinstance(content, list) else [])
                 if isinstance(c, dict)
             )
         else:
@@ -171,13 +173,17 @@ def normalise_exec(data: bytes) -> Normalised:
         elif kind == "turn.started":
             out.skip(number, "turn start")
         elif kind == "turn.completed":
+            said = obj.get("usage")
+            if not isinstance(said, dict):
+                out.skip(number, "turn end (its usage is not an object)")
+                continue
             for ours, theirs in (
                 ("input", "input_tokens"),
                 ("cache_read", "cached_input_tokens"),
                 ("output", "output_tokens"),
             ):
-                value = (obj.get("usage") or {}).get(theirs)
-                if isinstance(value, int):
+                value = whole(said.get(theirs))
+                if value is not None:
                     # Cumulative for the thread: the last one is the total.
                     usage[ours] = value
             out.skip(number, "turn end (usage in meta)")

@@ -8,6 +8,7 @@ source lines beside it.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -211,17 +212,63 @@ def tool_call(tool: Any, tool_input: Any, ts: str | None = None) -> dict[str, An
     }
 
 
+# Integers an event may carry (exit codes, durations, token counts): what
+# every reader of the release format stores, a signed 64-bit integer.
+INT_MAX = 2**63 - 1
+
+
+def whole(value: Any) -> int | None:
+    """``value`` if it is an integer (not a bool) a signed 64-bit integer holds, else None."""
+    if type(value) is int or (isinstance(value, int) and not isinstance(value, bool)):
+        return value if -INT_MAX - 1 <= value <= INT_MAX else None
+    return None
+
+
+# An exit code is stored in a 32-bit column on every database.
+EXIT_CODE_MIN, EXIT_CODE_MAX = -(2**31), 2**31 - 1
+
+
+def exit_code_of(value: Any) -> int | None:
+    """An exit code from an integer or its digits ("-1", "137"); None unless it fits."""
+    if isinstance(value, str):
+        digits = value[1:] if value[:1] == "-" else value
+        # Bounded before int(): 5,000 digits raise ValueError, and none is an exit code.
+        if not (0 < len(digits) <= 11 and digits.isdecimal()):
+            return None
+        value = int(value)
+    code = whole(value)
+    return code if code is not None and EXIT_CODE_MIN <= code <= EXIT_CODE_MAX else None
+
+
+def span_ms(start: Any, end: Any) -> int | float | None:
+    """``end - start`` when both are numbers and the span is positive and no
+    longer than any figure the release format keeps (``number_max_abs``)."""
+    if not (isinstance(start, int | float) and isinstance(end, int | float)):
+        return None
+    if isinstance(start, bool) or isinstance(end, bool):
+        return None
+    span = end - start
+    return span if 0 < span <= _number_max_abs() else None
+
+
+@lru_cache(maxsize=1)
+def _number_max_abs() -> int:
+    from django.conf import settings
+
+    return settings.BENCHVIEW_LIMITS["number_max_abs"]
+
+
+def ident(value: Any) -> str | None:
+    """An id the pairings can look up: a string, else None (a list or object
+    from a hostile line is no key of a dict or set)."""
+    return value if type(value) is str else None
+
+
 def result(ok: bool, output: Any, exit_code: Any = None) -> dict[str, Any]:
-    code = (
-        exit_code
-        if type(exit_code) is int
-        or (isinstance(exit_code, int) and not isinstance(exit_code, bool))
-        else None
-    )
     return {
         "ok": ok if ok is True or ok is False else bool(ok),
         "output": output if type(output) is str else as_text(output),
-        "exit_code": code,
+        "exit_code": None if exit_code is None else exit_code_of(exit_code),
     }
 
 
@@ -244,7 +291,12 @@ def as_text(value: Any) -> str:
     try:
         return orjson.dumps(value).decode()
     except (TypeError, orjson.JSONEncodeError):
-        return str(value)
+        pass
+    try:
+        # Deeper than orjson writes, or an integer beyond 64 bits.
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return "[a value nested too deeply to show]"
 
 
 def block_text(content: Any) -> str:

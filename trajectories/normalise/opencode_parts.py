@@ -7,8 +7,10 @@ from typing import Any
 from trajectories.normalise.lines import (
     as_text,
     event,
+    ident,
     ms_ts,
     result,
+    span_ms,
     text_event,
     tool_call,
     type_of,
@@ -56,8 +58,9 @@ def part_event(part: dict[str, Any], fallback_ms: Any = None) -> dict[str, Any] 
     elif status == "error":
         ev["result"] = result(False, state.get("error"), code)
     start, end = spent.get("start"), spent.get("end")
-    if isinstance(start, int) and isinstance(end, int) and end > start:
-        ev["duration_ms"] = end - start
+    took = span_ms(start, end) if isinstance(start, int) and isinstance(end, int) else None
+    if took is not None:
+        ev["duration_ms"] = took
     return ev
 
 
@@ -79,5 +82,5 @@ def error_event(error: Any, ts: str | None) -> dict[str, Any]:
     name = error.get("name") if isinstance(error, dict) else None
     data = error.get("data") if isinstance(error, dict) else None
     text = as_text(data.get("message")) if isinstance(data, dict) else ""
-    source = "provider" if name in PROVIDER_ERRORS else "harness"
+    source = "provider" if ident(name) in PROVIDER_ERRORS else "harness"
     return event("error", ts=ts, source=source, text=text or as_text(name) or as_text(error))

@@ -15,19 +15,38 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from django.conf import settings
 
 from trajectories.normalise import Normalised
-from trajectories.normalise.lines import Builder, event
+from trajectories.normalise.files import read_regular
+from trajectories.normalise.lines import Builder, as_text, event
 from trajectories.normalise.opencode_parts import error_event, part_event, step_tokens
+from trajectories.normalise.storable import storable
 
 NAME = "opencode-storage"
 
 
 def _read(path: Path) -> Any:
+    """The file's JSON; None if it is no regular file, too large, or not JSON."""
     try:
-        return orjson.loads(path.read_bytes())
+        return orjson.loads(read_regular(path, settings.BENCHVIEW_LIMITS["file_max_bytes"]))
     except (OSError, orjson.JSONDecodeError):
         return None
+
+
+def _time(info: dict[str, Any], key: str) -> int | float:
+    """A session's or message's ``time.<key>`` for ordering: 0 unless a number."""
+    spent = info.get("time")
+    value = spent.get(key) if isinstance(spent, dict) else None
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else 0
+
+
+def _folder_name(value: Any) -> str | None:
+    """An id as the name of the folder holding its files; None if it names none
+    (not a string, or a path that would leave the storage folder)."""
+    if type(value) is not str or not value or value in (".", "..") or "/" in value:
+        return None
+    return value
 
 
 def _session(root: Path, session_id: str | None) -> tuple[Path | None, dict[str, Any]]:
@@ -38,7 +57,7 @@ def _session(root: Path, session_id: str | None) -> tuple[Path | None, dict[str,
             continue
         if session_id is not None and info.get("id") != session_id:
             continue
-        updated = (info.get("time") or {}).get("updated") or 0
+        updated = _time(info, "updated")
         if best is None or updated > best[0]:
             best = (updated, path, info)
     return (best[1], best[2]) if best else (None, {})
@@ -61,22 +80,24 @@ def normalise_storage(root: str | Path, session_id: str | None = None) -> Normal
     out.meta.update(session_id=info.get("id"), cwd=info.get("directory"))
     out.skip(line(path), "session info (in meta)")
     messages = []
-    for message_path in (root / "message" / str(info.get("id"))).glob("*.json"):
+    folder = _folder_name(info.get("id"))
+    for message_path in (root / "message" / folder).glob("*.json") if folder else ():
         message = _read(message_path)
         if isinstance(message, dict):
-            created = (message.get("time") or {}).get("created") or 0
-            messages.append((created, str(message.get("id")), message_path, message))
+            created, ident = _time(message, "created"), as_text(message.get("id"))
+            messages.append((created, ident, message_path, message))
     for _, ident, message_path, message in sorted(messages, key=lambda m: m[:2]):
         number = line(message_path)
         model = message.get("model")
-        if isinstance(model, dict) and model.get("modelID"):
+        if isinstance(model, dict) and isinstance(model.get("modelID"), str):
             out.meta.setdefault("model", model["modelID"])
         if message.get("error"):
             out.add(error_event(message["error"], None), number)
         else:
-            out.skip(number, f"{message.get('role')} message info")
+            out.skip(number, f"{as_text(message.get('role'))[:60]} message info")
         last = None
-        for part_path in sorted((root / "part" / ident).glob("*.json")):
+        parts = (root / "part" / ident).glob("*.json") if _folder_name(ident) else ()
+        for part_path in sorted(parts):
             number = line(part_path)
             part = _read(part_path)
             if not isinstance(part, dict):
@@ -91,5 +112,7 @@ def normalise_storage(root: str | Path, session_id: str | None = None) -> Normal
                 last["tokens"] = step_tokens(part)
                 out.source(last, number)
             else:
-                out.skip(number, f"{part.get('type')} part")
-    return out.done()
+                out.skip(number, f"{as_text(part.get('type'))[:60]} part")
+    result = out.done()
+    storable(result.events)
+    return result

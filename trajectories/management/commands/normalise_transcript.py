@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from trajectories.normalise import NORMALISERS, Normalised, UnknownFormat, normalise
+from trajectories.normalise.files import NotReadable, read_regular
 from trajectories.normalise.opencode_storage import NAME as STORAGE
 from trajectories.normalise.opencode_storage import normalise_storage
 
@@ -60,12 +61,10 @@ class Command(BaseCommand):
             self.stderr.write(f"{file}: line {unmapped.line}: {unmapped.reason}")
 
     def _file(self, file: Path, fmt: str | None) -> Normalised:
-        limit = settings.BENCHVIEW_LIMITS["file_max_bytes"]
         try:
-            size = file.stat().st_size
-            if size > limit:
-                raise CommandError(f"{file}: {size} bytes, over the {limit}-byte limit")
-            data = file.read_bytes()
+            data = read_regular(file, settings.BENCHVIEW_LIMITS["file_max_bytes"])
+        except NotReadable as exc:
+            raise CommandError(f"{file}: {exc}") from None
         except OSError as exc:
             raise CommandError(f"{file}: cannot read it ({exc.strerror or exc})") from None
         if fmt == STORAGE:
