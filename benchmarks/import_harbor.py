@@ -1,14 +1,19 @@
-"""Harbor import speed beside the v1 import of the same events, in the same run.
+"""Harbor import speed and memory beside the v1 import of the same content, at several sizes.
 
-    .venv/bin/python benchmarks/import_harbor.py [--tasks 44] [--pg URL]
+    .venv/bin/python benchmarks/import_harbor.py [--tasks 64] [--steps 150] [--scales 1,4]
+                                                 [--pg URL]
 
-Writes the synthetic Harbor jobs (``make_sample_harbor``: six models), builds
-the release-v1 files the adapter makes of them and writes those to a folder,
-then imports each into a fresh database, every import in its own process:
-``import_harbor``'s path (read the trial folders, map them, build the release
-in memory, import it) and ``import_release`` of the folder. Prints trials/s,
-events/s and the ratio of the two times. Target: the Harbor import within
-1.5x of the v1 import.
+For each scale, writes the synthetic Harbor jobs (``write_sample_harbor``: six
+models, ``tasks x scale`` tasks, every trajectory with ``steps`` extra steps of
+about 6 KB: the defaults make trials of about 1 MB, as public Harbor jobs'
+are, and about 420 MB at 1x), writes the release-v1
+folder the adapter makes of them, then imports each into a fresh database,
+every import in its own process: ``import_harbor``'s path (read the trial
+folders, build the release one trial at a time, import it) and
+``import_release`` of the folder. Prints, per import, the peak resident memory
+of its process (MiB), trials/s and events/s. Targets: the Harbor import's peak
+at most 250 MiB at any size and flat (the largest scale's peak within 1.2x of
+the smallest's), its time within 1.5x of the v1 import's.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,6 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 BENCH_DB = "benchview_bench_harbor"
+PEAK_MAX_MIB = 250
+FLAT_MAX = 1.2
 
 
 def _setup(database_url: str) -> None:
@@ -38,6 +47,11 @@ def _setup(database_url: str) -> None:
     call_command("migrate", verbosity=0, skip_checks=True)
 
 
+def _peak_mib() -> float:
+    # ru_maxrss is in KiB on Linux.
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def child(mode: str, path: str, database_url: str) -> None:
     _setup(database_url)
     from ingest.harbor.build import harbor_release
@@ -47,15 +61,22 @@ def child(mode: str, path: str, database_url: str) -> None:
     started = time.perf_counter()
     if mode == "harbor":
         with open_tree(path) as tree:
-            built = harbor_release(
-                [(tree, path)], bench="bench", models_file=None, allow_partial=False
-            )
+            built = harbor_release([(tree, path)], bench="bench")
             result = release_import(source=built.source)
     else:
         with open_release(path) as source:
             result = release_import(source=source)
     seconds = time.perf_counter() - started
-    print(json.dumps({"seconds": seconds, "events": result.plan.events}))
+    print(
+        json.dumps(
+            {
+                "seconds": seconds,
+                "events": result.plan.events,
+                "attempts": len(result.plan.attempts),
+                "peak_mib": _peak_mib(),
+            }
+        )
+    )
 
 
 def run_child(mode: str, path: Path, database_url: str) -> dict:
@@ -69,15 +90,18 @@ def run_child(mode: str, path: Path, database_url: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def prepare(work: Path, tasks: int) -> tuple[Path, Path, int]:
-    """The jobs folder, the v1 folder of the same release, and the trial count."""
+def prepare(work: Path, tasks: int, steps: int) -> tuple[Path, Path, int, int]:
+    """The jobs folder, the v1 folder of the same release, the trial count and the
+    jobs' size in bytes."""
     _setup(f"sqlite:///{work / 'prepare.sqlite3'}")
     from ingest.harbor.build import harbor_release
     from ingest.reader import open_tree
     from samplegen.harbor import write_sample_harbor
 
     jobs = work / "jobs"
-    counts = write_sample_harbor(jobs, tasks=tasks)
+    counts = write_sample_harbor(jobs, tasks=tasks, extra_steps=steps)
+    (jobs / "models.json").unlink()  # not part of the jobs
+    size = sum(p.stat().st_size for p in jobs.rglob("*") if p.is_file())
     release = work / "release"
     with open_tree(jobs) as tree:
         source = harbor_release([(tree, str(jobs))], bench="bench").source
@@ -85,7 +109,7 @@ def prepare(work: Path, tasks: int) -> tuple[Path, Path, int]:
             target = release / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(source.read(name))
-    return jobs, release, counts["trials"]
+    return jobs, release, counts["trials"], size
 
 
 def fresh_postgres(base_url: str) -> str:
@@ -97,31 +121,69 @@ def fresh_postgres(base_url: str) -> str:
     return base_url.rsplit("/", 1)[0] + f"/{BENCH_DB}"
 
 
+def _prepare_in_child(work: Path, tasks: int, steps: int) -> tuple[Path, Path, int, int]:
+    # In its own process, so that Django's set-up for it leaves nothing behind here.
+    out = subprocess.run(
+        [sys.executable, __file__, "--prepare", str(work), str(tasks), str(steps)],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    return Path(found["jobs"]), Path(found["release"]), found["trials"], found["size"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tasks", type=int, default=44)
+    parser.add_argument("--tasks", type=int, default=64, help="tasks at scale 1")
+    parser.add_argument("--steps", type=int, default=150, help="extra 6 KB steps per trial")
+    parser.add_argument("--scales", default="1,4", help="comma-separated multiples of --tasks")
     parser.add_argument("--pg", help="also run on PostgreSQL (a server URL)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="benchview-harbor-") as tmp:
-        work = Path(tmp)
-        jobs, release, trials = prepare(work, args.tasks)
-        databases = [("sqlite", lambda n: f"sqlite:///{work / n}.sqlite3")]
-        if args.pg:
-            databases.append(("postgresql", lambda n: fresh_postgres(args.pg)))
-        for label, url in databases:
-            harbor = run_child("harbor", jobs, url("harbor"))
-            v1 = run_child("v1", release, url("v1"))
-            ratio = harbor["seconds"] / v1["seconds"]
-            print(
-                f"{label}: harbor {trials / harbor['seconds']:.0f} trials/s, "
-                f"{harbor['events'] / harbor['seconds']:.0f} events/s ({harbor['seconds']:.2f}s); "
-                f"v1 {v1['events'] / v1['seconds']:.0f} events/s ({v1['seconds']:.2f}s); "
-                f"ratio {ratio:.2f} (target <= 1.5)"
-            )
+    scales = [int(s) for s in args.scales.split(",")]
+    peaks: dict[str, dict[int, float]] = {}
+    for scale in scales:
+        with tempfile.TemporaryDirectory(prefix="benchview-harbor-") as tmp:
+            work = Path(tmp)
+            jobs, release, trials, size = _prepare_in_child(work, args.tasks * scale, args.steps)
+            print(f"{scale}x: {trials} trials, {size / 2**20:.0f} MiB of jobs")
+            databases = [("sqlite", lambda n, work=work: f"sqlite:///{work / n}.sqlite3")]
+            if args.pg:
+                databases.append(("postgresql", lambda n: fresh_postgres(args.pg)))
+            for label, url in databases:
+                harbor = run_child("harbor", jobs, url("harbor"))
+                v1 = run_child("v1", release, url("v1"))
+                for mode, got in (("harbor", harbor), ("v1", v1)):
+                    peaks.setdefault(f"{label} {mode}", {})[scale] = got["peak_mib"]
+                    print(
+                        f"  {label} {mode:6}: peak {got['peak_mib']:.0f} MiB, "
+                        f"{trials / got['seconds']:.1f} trials/s, "
+                        f"{got['events'] / got['seconds']:.0f} events/s "
+                        f"({got['seconds']:.1f} s, {got['events']} events)"
+                    )
+                ratio = harbor["seconds"] / v1["seconds"]
+                print(f"  {label}: harbor/v1 time {ratio:.2f} (target <= 1.5)")
+            shutil.rmtree(work, ignore_errors=True)
+    low, high = min(scales), max(scales)
+    for label, by_scale in peaks.items():
+        flat = by_scale[high] / by_scale[low]
+        worst = max(by_scale.values())
+        print(
+            f"{label}: peak {worst:.0f} MiB (target <= {PEAK_MAX_MIB} for harbor); "
+            f"{high}x/{low}x {flat:.2f} (target <= {FLAT_MAX} for harbor)"
+        )
+
+
+def _prepare_main(work: str, tasks: str, steps: str) -> None:
+    jobs, release, trials, size = prepare(Path(work), int(tasks), int(steps))
+    print(json.dumps({"jobs": str(jobs), "release": str(release), "trials": trials, "size": size}))
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         child(*sys.argv[2:5])
+    elif len(sys.argv) > 1 and sys.argv[1] == "--prepare":
+        _prepare_main(*sys.argv[2:5])
     else:
         main()

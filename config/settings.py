@@ -13,36 +13,9 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from config.env import envbool, envint, envlist
+
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-def envbool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    lowered = value.strip().lower()
-    if lowered in {"1", "true", "yes", "on"}:
-        return True
-    if lowered in {"0", "false", "no", "off"}:
-        return False
-    raise ImproperlyConfigured(f"{name}={value!r} is not a boolean (use true or false)")
-
-
-def envint(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    try:
-        return int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
-
-
-def envlist(name: str, default: list[str]) -> list[str]:
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    return [item.strip() for item in value.split(",") if item.strip()]
 
 
 DEBUG = envbool("DEBUG", True)
@@ -72,6 +45,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_tasks",
     "django_tasks_db",
+    "axes",  # sign-in lockout (AXES_ below)
     "leaderboard",
     "trajectories",
     "ingest",
@@ -99,6 +73,7 @@ MIDDLEWARE = [
     "leaderboard.page_cache.PageCacheMiddleware",
     # The same for /api/ answers, counting each one for the API's rate limit.
     "trajectories.api.answer_cache.APIAnswerCacheMiddleware",
+    "axes.middleware.AxesMiddleware",  # answers a locked-out sign-in (AXES_ below)
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -197,6 +172,18 @@ for _proxy in BENCHVIEW_TRUSTED_PROXIES:
         raise ImproperlyConfigured(
             f"BENCHVIEW_TRUSTED_PROXIES: {_proxy!r} is not an address or network"
         ) from None
+# Sign-in lockout by account and by address (django-axes, docs/operations.md): the
+# failures are database rows every host sees; the address is the API rate limit's.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_FAILURE_LIMIT = "config.login_lockout.failure_limit"
+AXES_COOLOFF_TIME = "config.login_lockout.cool_off"
+AXES_CLIENT_IP_CALLABLE = "config.login_lockout.request_client_address"
+AXES_LOCKOUT_CALLABLE = "config.login_lockout.lockout_response"
+AXES_RESET_ON_SUCCESS = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 
@@ -294,6 +281,12 @@ BENCHVIEW_LIMITS = {
     "search_events_per_attempt": envint("BENCHVIEW_SEARCH_EVENTS_PER_ATTEMPT", 5),
     "search_count_cap": envint("BENCHVIEW_SEARCH_COUNT_CAP", 10_000),
     "search_download_max_rows": envint("BENCHVIEW_SEARCH_DOWNLOAD_MAX_ROWS", 10_000),
+    # What one search may ask (query characters, words to find, words to exclude) and
+    # take (its queries' time in all) before it is refused (docs/search.md).
+    "search_query_max_chars": envint("BENCHVIEW_SEARCH_QUERY_MAX_CHARS", 500),
+    "search_max_terms": envint("BENCHVIEW_SEARCH_MAX_TERMS", 12),
+    "search_max_excluded": envint("BENCHVIEW_SEARCH_MAX_EXCLUDED", 8),
+    "search_time_limit_ms": envint("BENCHVIEW_SEARCH_TIME_LIMIT_MS", 2500),
     # A search hit's snippet (results pages and the attempt page's search): its
     # length, and how much of it comes before the hit.
     "search_snippet_chars": envint("BENCHVIEW_SEARCH_SNIPPET_CHARS", 240),
@@ -318,6 +311,9 @@ BENCHVIEW_LIMITS = {
     "attempt_events_per_piece": envint("BENCHVIEW_ATTEMPT_EVENTS_PER_PIECE", 500),
     "compare_step_chars": envint("BENCHVIEW_COMPARE_STEP_CHARS", 160),
     "matrix_tasks_per_page": envint("BENCHVIEW_MATRIX_TASKS_PER_PAGE", 200),
+    # Sign-in: failures for an account or from an address before a lockout of N minutes.
+    "login_failure_limit": envint("BENCHVIEW_LOGIN_FAILURE_LIMIT", 5),
+    "login_lockout_minutes": envint("BENCHVIEW_LOGIN_LOCKOUT_MINUTES", 15),
     "api_page_size": envint("BENCHVIEW_API_PAGE_SIZE", 100),
     "api_max_page_size": envint("BENCHVIEW_API_MAX_PAGE_SIZE", 1000),
     # The /data/v1 mirror: browser/CDN cache lifetime of public files; how long a
@@ -424,9 +420,20 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # No deep-link anchors inside the operations' toggle buttons: a link in a
+    # button is a control no keyboard or screen reader can reach (axe's
+    # nested-interactive). The operations stay one click from the page. No
+    # syntax colouring either: its theme's numbers fail contrast on its dark
+    # background, in inline styles a stylesheet cannot reach.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False, "syntaxHighlight": False},
     # The API is read-only and open: no security schemes, so the docs page
     # shows no "Authorize" button suggesting a login.
     "AUTHENTICATION_WHITELIST": [],
+    # Every error status, in the one error shape (trajectories/api/schema.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "trajectories.api.schema.document_errors",
+    ],
 }
 
 LOGGING = {

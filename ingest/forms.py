@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import orjson
 from django import forms
 
 from ingest.admin import import_dir
+from ingest.harbor.errors import HarborError
+from ingest.harbor.naming import MODELS_NAME, read_models_file
 from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 EXCEPTIONS_CHOICES = [
@@ -34,7 +37,38 @@ HARBOR_BENCH_HELP = (
 )
 
 
-class UploadForm(forms.Form):
+class HarborFields(forms.Form):
+    """What import_harbor takes beside the bench id: --exceptions, --no-scrub and --models."""
+
+    exceptions = exceptions_field()
+    scrub = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Scrub Harbor jobs",
+        help_text="Rewrite runner home paths and internal host names in the jobs' files, each "
+        "rewrite listed in the preview. Unchecked, the files are kept byte for byte and any "
+        "such path or name refuses the import.",
+    )
+    models = forms.CharField(
+        required=False,
+        label="Models file (Harbor jobs)",
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 60}),
+        help_text='The JSON of import_harbor --models: a list of {"model_name", "agent", "id", '
+        '"display_name", "provider"}, giving each model of the jobs its id, name and provider.',
+    )
+
+    def clean_models(self) -> list | None:
+        text = self.cleaned_data["models"].strip()
+        if not text:
+            return None
+        try:
+            read_models_file(text.encode(), MODELS_NAME)
+        except HarborError as exc:
+            raise forms.ValidationError(exc.problems) from None
+        return orjson.loads(text)
+
+
+class UploadForm(HarborFields):
     # ingest.admin.uploads.FIELD: the only file field the upload handler keeps.
     archive = forms.FileField(
         label="Release archive",
@@ -48,15 +82,13 @@ class UploadForm(forms.Form):
         help_text=HARBOR_BENCH_HELP,
         max_length=100,
     )
-    exceptions = exceptions_field()
 
 
-class ServerPickForm(forms.Form):
+class ServerPickForm(HarborFields):
     name = forms.ChoiceField(label="Release on the server")
     bench = forms.SlugField(
         required=False, label="Bench id (Harbor jobs)", help_text=HARBOR_BENCH_HELP, max_length=100
     )
-    exceptions = exceptions_field()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

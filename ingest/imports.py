@@ -63,6 +63,8 @@ def recorded_import(
     opener: Callable[[], AbstractContextManager] | None = None,
     exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
     on_written: Callable[[ImportRecord], object] | None = None,
+    harbor_scrub: bool = True,
+    harbor_models: tuple[bytes, str] | None = None,
 ) -> RecordedImport:
     """Check (``action`` dry-run or preview) or import the release at ``path``, and record it.
 
@@ -74,10 +76,11 @@ def recorded_import(
     ``record``), then raised, so a caller can say "try later".
 
     The admin (``via`` admin) also takes Harbor jobs at ``path``, told apart by
-    content and imported into ``bench``. ``opener`` replaces the opening of
-    ``path`` (import_harbor builds its release from several paths); for an
-    import it is called under the lock, so what it reads of the database
-    cannot change before the import.
+    content and imported into ``bench``: scrubbed unless ``harbor_scrub`` is
+    False (``scrub`` is for a release), with ``harbor_models`` as the models
+    file. ``opener`` replaces the opening of ``path`` (import_harbor builds its
+    release from several paths); for an import it is called under the lock, so
+    what it reads of the database cannot change before the import.
 
     An import's record ("applied" or "no-change") is written in the import's
     own transaction, and ``on_written(record)`` (the job's outcome) is called
@@ -96,7 +99,13 @@ def recorded_import(
     if opener is None:
         if via == ImportRecord.Via.ADMIN:
             opener = lambda: open_release_or_jobs(  # noqa: E731
-                path, name=name or str(path), bench=bench, exceptions_rule=exceptions_rule
+                path,
+                name=name or str(path),
+                bench=bench,
+                scrub=harbor_scrub,
+                models_file=harbor_models,
+                progress=progress,
+                exceptions_rule=exceptions_rule,
             )
         else:
             opener = lambda: open_release(path)  # noqa: E731
@@ -116,7 +125,7 @@ def recorded_import(
         if action in CHECK_ONLY:
             with opener() as source:
                 recorder.opened(source, name)
-                plan = build_plan(source, progress=progress, scrub=scrub)
+                plan = build_plan(source, progress=progress, scrub=_scrub(source, scrub))
             if not plan.ok:
                 message = f"{len(plan.problems)} problem(s); nothing was written"
                 return recorder.write(Outcome.REFUSED, plan=plan, message=message)
@@ -126,7 +135,7 @@ def recorded_import(
             release_import(
                 source=source,
                 staged=staged,
-                scrub=scrub,
+                scrub=_scrub(source, scrub),
                 expected_sha256=expected_sha256,
                 progress=progress,
                 before_commit=record_in_transaction,
@@ -147,6 +156,12 @@ def recorded_import(
         return recorder.write(Outcome.FAILED, message=f"{type(exc).__name__}: {exc}")
     (recorded,) = written
     return recorded
+
+
+def _scrub(source, scrub: bool) -> bool:
+    """Harbor jobs were scrubbed (or refused) as they were read: the checks of
+    the release built from them then rewrite what an escape hid, the same way."""
+    return getattr(source, "scrubs", scrub)
 
 
 @dataclass

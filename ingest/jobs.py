@@ -27,6 +27,7 @@ from django_tasks import TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 
 from ingest.admin.staging import Staged
+from ingest.harbor.naming import models_file
 from ingest.imports import Outcome, recorded_import
 from ingest.job_live import LiveReporter, live_drop, live_rows, this_host
 from ingest.locks import ImportBusy
@@ -48,13 +49,18 @@ def job_enqueue(
     staging_token: str = "",
     bench: str | None = None,
     exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
+    scrub: bool = True,
+    harbor_models: list | None = None,
 ) -> ImportJob:
-    """Queue the import of the previewed release (or Harbor jobs into ``bench``) at
-    ``path``; returns the queued job."""
+    """Queue the import of the previewed release (or Harbor jobs into ``bench``,
+    scrubbed unless ``scrub`` is False, their models named by ``harbor_models``)
+    at ``path``; returns the queued job."""
     job = ImportJob.objects.create(
         user=user,
         bench=bench or "",
         exceptions_rule=exceptions_rule,
+        scrub=scrub,
+        harbor_models=harbor_models,
         source_name=name,
         path=str(path),
         staging_token=staging_token,
@@ -130,6 +136,8 @@ def _run(job: ImportJob) -> str:
             # Done in the import's transaction: a worker killed just after the
             # commit leaves the job done, not "running" for the reaper to fail.
             on_written=lambda record: _save_outcome(job, State.DONE, record=record),
+            harbor_scrub=job.scrub,
+            harbor_models=models_file(job.harbor_models),
         )
     except ImportBusy as exc:
         _finish(job, State.FAILED, error=str(exc), record=exc.record)

@@ -105,6 +105,12 @@ class ImportJob(models.Model):
         help_text="for Harbor jobs: how a trial that raised is scored",
     )
     staged = models.BooleanField(default=False, help_text="new batches stay staff-only")
+    scrub = models.BooleanField(
+        default=True, help_text="for Harbor jobs: rewrite home paths and host names, or refuse"
+    )
+    harbor_models = models.JSONField(
+        null=True, blank=True, help_text="for Harbor jobs: the models file's entries, if given"
+    )
     state = models.CharField(max_length=16, choices=State, default=State.QUEUED)
     task_id = models.CharField(max_length=64, blank=True, help_text="its task in the queue")
     tries = models.PositiveIntegerField(default=1)

@@ -113,5 +113,7 @@ def preview_document(plan: ImportPlan) -> dict:
         "title": plan.title,
         "summary": plan_summary(plan),
         "problems": [{"file": p.file, "path": p.path, "message": p.message} for p in plan.problems],
+        # What was rewritten instead of refused ("file: what, at where"), each once.
+        "scrubbed": list(plan.scrubbed),
         "score_changes": [{**asdict(c), "disagrees": c.disagrees} for c in score_changes(plan)],
     }

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from ingest.plan import ImportPlan
+from ingest.transcripts import UNRECOGNISED_NOTE
 from leaderboard import formatting
 from leaderboard.harbor_result import HARBOR_RESULT, differences, row_figures
 from trajectories.fidelity import difference_text
+from trajectories.normalise import NORMALISERS
 
 
 def plan_summary(plan: ImportPlan) -> dict:
@@ -122,6 +124,15 @@ def plan_lines(plan: ImportPlan) -> list[str]:
     if summary["derived"]:
         lines.append(f"events normalised from transcript.jsonl: {len(summary['derived'])} attempts")
     findings = summary["transcript_findings"]
+    unchecked = [f for f in findings if f["note"] == UNRECOGNISED_NOTE]
+    findings = [f for f in findings if f["note"] != UNRECOGNISED_NOTE]
+    if unchecked:
+        # One line, not one per attempt: a bench of harnesses the site cannot read
+        # (the demo's Harbor jobs) would print hundreds.
+        lines.append(
+            f"transcript not checked: {UNRECOGNISED_NOTE}, in {len(unchecked)} attempt(s) "
+            f"(the formats it knows: {', '.join(sorted(NORMALISERS))})"
+        )
     if findings:
         lines.append(f"transcript findings ({len(findings)}): model, task, format, what differs")
         for f in findings:

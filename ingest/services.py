@@ -11,6 +11,7 @@ from django.db import transaction
 from ingest.attempt_batch import AttemptBatch
 from ingest.attempt_rows import attempt_rows
 from ingest.background_write import BackgroundWrites, background_writes
+from ingest.db_statistics import statistics_refresh
 from ingest.extras import collect_extras
 from ingest.plan import (
     CheckedAttempt,
@@ -25,6 +26,7 @@ from ingest.scrub import Scrubber
 from leaderboard import jsonsafe
 from leaderboard.models import Attempt, Batch, Bench, Check, Model, Task
 from leaderboard.services import bench_recompute, generation_raise
+from trajectories.search.suggest import refresh_vocabulary
 from trajectories.services import blob_files_sweep, blobs_collect
 
 
@@ -99,6 +101,8 @@ def release_import(
     except BaseException:
         blob_files_sweep()
         raise
+    if not plan.is_noop:
+        statistics_refresh()
     return result
 
 
@@ -187,6 +191,9 @@ class _Writer:
         self.batch.flush()
         published = {r.model: r.model_dump() for r in plan.leaderboard.rows}
         bench_recompute(bench=self.bench, published_rows=published)
+        # Did you mean: the vocabulary now holds this import's words (and
+        # no longer those of events it replaced).
+        refresh_vocabulary()
         if not plan.is_noop:
             # Pages rendered before this import stop being served when it
             # commits; an import that changes nothing leaves even this row be.

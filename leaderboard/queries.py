@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db.models import (
     Count,
     IntegerField,
+    Max,
     OuterRef,
     Prefetch,
     Q,
@@ -163,6 +164,20 @@ def board_facets(bench: Bench) -> tuple[list[str], list[str]]:
         .distinct()
     )
     return sorted({h for h, _ in pairs}), sorted({p for _, p in pairs})
+
+
+def last_finished(bench: Bench) -> dict[int, str]:
+    """Each model's latest attempt ``finished_at`` (RFC 3339 strings in UTC
+    sort as times): one grouped query."""
+    rows = (
+        Attempt.objects.filter(bench=bench)
+        .exclude(finished_at="")
+        .order_by()
+        .values("model_id")
+        .annotate(last=Max("finished_at"))
+        .values_list("model_id", "last")
+    )
+    return dict(rows)
 
 
 def board_models(bench: Bench, *, harness: str = "", provider: str = "") -> list[Model]:

@@ -26,6 +26,16 @@ MODELS = (
     ("qwen-4-coder", "terminus-2", "alibaba", "Qwen 4 Coder", 3),
     ("devstral-3", "mini-swe-agent", "mistral", "Devstral 3", 2),
 )
+# What a leaderboard says of each run beyond its score (leaderboard.facts):
+# the organisation that ran it, open weights and open system, verified.
+FACTS = {
+    "gpt-6-astra": {"organisation": "OpenAI", "verified": True},
+    "claude-opus-5-5": {"organisation": "Anthropic", "verified": True},
+    "gemini-4-pro": {"organisation": "Google"},
+    "claude-sonnet-4-5": {"organisation": "SST", "open_system": True},
+    "qwen-4-coder": {"organisation": "Alibaba", "open_weights": True, "open_system": True},
+    "devstral-3": {"organisation": "Mistral AI", "open_weights": True, "open_system": True},
+}
 _VERBS = (
     "fix",
     "add",
@@ -60,13 +70,17 @@ TIMEOUT_MODEL = "devstral-3"
 
 
 def task_names(count: int) -> list[str]:
+    """``count`` distinct task names; past the 528 combinations of words, each
+    further round of them carries its number (``fix_rate_limiter_bug_2``)."""
     names = []
     i = 0
+    combinations = len(_VERBS) * len(_NOUNS) * len(_SUFFIXES)
     while len(names) < count:
         verb = _VERBS[i % len(_VERBS)]
         noun = _NOUNS[(i // len(_VERBS)) % len(_NOUNS)]
         suffix = _SUFFIXES[(i // (len(_VERBS) * len(_NOUNS))) % len(_SUFFIXES)]
-        names.append(f"{verb}_{noun}_{suffix}")
+        round_ = i // combinations
+        names.append(f"{verb}_{noun}_{suffix}" + (f"_{round_ + 1}" if round_ else ""))
         i += 1
     return names
 
@@ -99,11 +113,40 @@ def _passing(model: str, names: list[str], passes: int) -> set[str]:
     return set(order[:passes])
 
 
-def _trajectory(task: str, model: str, agent: str, passed: bool, when: datetime) -> dict:
+def _reading_steps(task: str, model: str, count: int, when: datetime) -> list[dict]:
+    """``count`` steps that each read a source file of about 6 KB: bulk for the
+    size benchmarks (benchmarks/import_harbor.py), the same bytes every time."""
+    steps = []
+    for k in range(count):
+        line = "def step_{k}_{j}(value):\n    return value + {j}  # {task}\n"
+        body = "".join(line.format(k=k, j=j, task=task) for j in range(90))
+        steps.append(
+            {
+                "step_id": 0,
+                "timestamp": _naive(when + timedelta(seconds=11 + k)),
+                "source": "agent",
+                "model_name": model,
+                "message": "",
+                "tool_calls": [
+                    {
+                        "tool_call_id": f"call_read_{k}",
+                        "function_name": "Bash",
+                        "arguments": {"command": f"cat /app/src/module_{k}.py"},
+                    }
+                ],
+                "observation": {"results": [{"source_call_id": f"call_read_{k}", "content": body}]},
+            }
+        )
+    return steps
+
+
+def _trajectory(
+    task: str, model: str, agent: str, passed: bool, when: datetime, extra_steps: int = 0
+) -> dict:
     ticket = f"Fix the task `{task}` in /app so that its tests pass."
     ts = [_naive(when + timedelta(seconds=10 * i)) for i in range(6)]
     test_output = "3 passed\n[exit_code] 0" if passed else "1 failed, 2 passed\n[exit_code] 1"
-    return {
+    doc = {
         "schema_version": "ATIF-v1.7",
         "session_id": _h("session", model, task)[:32],
         "agent": {"name": agent, "version": "1.0.0", "model_name": model},
@@ -165,6 +208,12 @@ def _trajectory(task: str, model: str, agent: str, passed: bool, when: datetime)
         ],
         "final_metrics": {"total_prompt_tokens": 6200, "total_completion_tokens": 250},
     }
+    if extra_steps:
+        steps = doc["steps"]
+        steps[2:2] = _reading_steps(task, model, extra_steps, when)
+        for number, step in enumerate(steps, start=1):
+            step["step_id"] = number
+    return doc
 
 
 def _ctrf(task: str, passed: bool) -> dict:
@@ -190,6 +239,7 @@ def _trial(
     ctrf: bool,
     exception: bool,
     attempt: int,
+    extra_steps: int = 0,
 ) -> None:
     name = f"{task[:32]}__{_short(model, task, attempt)}"
     folder = job / name
@@ -230,7 +280,8 @@ def _trial(
     }
     _write(folder / "result.json", result)
     _write(folder / "config.json", {"task": {"path": f"tasks/{task}"}, "agent": {"name": agent}})
-    _write(folder / "agent" / "trajectory.json", _trajectory(task, model, agent, passed, when))
+    trajectory = _trajectory(task, model, agent, passed, when, extra_steps)
+    _write(folder / "agent" / "trajectory.json", trajectory)
     # The raw log: plain text here, in no transcript format, so the events come from ATIF.
     _write(folder / "agent" / f"{agent}.txt", f"{agent} 1.0.0 starting\nworking on {task}\ndone\n")
     if exception:
@@ -250,9 +301,11 @@ def write_sample_harbor(
     tasks: int = 44,
     passes: tuple[int, ...] | None = None,
     extra_trials: bool = True,
+    extra_steps: int = 0,
 ) -> dict[str, int]:
     """Write the jobs under ``root`` (which must not hold other files) and
-    ``root/models.json`` for ``import_harbor --models``."""
+    ``root/models.json`` for ``import_harbor --models``. ``extra_steps`` adds
+    that many steps of about 6 KB to every trajectory (bulk for benchmarks)."""
     names = task_names(tasks)
     counts = passes or tuple(m[4] for m in MODELS)
     root.mkdir(parents=True, exist_ok=True)
@@ -280,6 +333,7 @@ def write_sample_harbor(
                     ctrf=i % 4 == 0,
                     exception=task == timeout_task,
                     attempt=attempt,
+                    extra_steps=extra_steps,
                 )
                 trials += 1
         _write(
@@ -299,6 +353,7 @@ def write_sample_harbor(
                 "id": f"{model}-{agent}",
                 "display_name": display,
                 "provider": provider,
+                **FACTS.get(model, {}),
             }
         )
     _write(root / "models.json", models_file)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingest.harbor.naming import models_file
 from ingest.imports import Action, Outcome, recorded_import
 from ingest.models import ImportRecord
 from ingest.preview import preview_document
@@ -32,12 +33,15 @@ def preview_release(
     user,
     bench: str | None = None,
     exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
+    harbor_scrub: bool = True,
+    harbor_models: list | None = None,
 ) -> Preview:
     """Read and check the release at ``path`` without writing any of it.
 
     ``path`` may hold Harbor jobs instead (told by content), imported into
-    ``bench``. Only its import record (action "preview") is written, so the
-    history shows bad uploads too.
+    ``bench``, scrubbed unless ``harbor_scrub`` is False, their models named by
+    ``harbor_models`` (a models file's entries). Only its import record (action
+    "preview") is written, so the history shows bad uploads too.
     """
     done = recorded_import(
         path=path,
@@ -48,6 +52,8 @@ def preview_release(
         holder="",
         bench=bench,
         exceptions_rule=exceptions_rule,
+        harbor_scrub=harbor_scrub,
+        harbor_models=models_file(harbor_models),
     )
     if done.plan is None:  # unreadable (or an unexpected error): the record says why
         return Preview(record=done.record, document=None)

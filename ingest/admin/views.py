@@ -45,11 +45,7 @@ def import_start(request, *, model_admin):
         else:
             staged = Staged.create()
             try:
-                meta = {
-                    "name": name,
-                    "bench": pick_form.cleaned_data["bench"] or None,
-                    "exceptions": pick_form.cleaned_data["exceptions"] or DEFAULT_EXCEPTIONS_RULE,
-                }
+                meta = {"name": name, **_harbor_meta(pick_form)}
                 return _preview(request, model_admin, staged, path=path, meta=meta)
             finally:
                 _remove_unless_pending(request, staged)
@@ -85,13 +81,19 @@ def _upload(request, model_admin, staged: Staged, handler: ReleaseUploadHandler)
     if not form.is_valid():
         return _start_page(request, model_admin, upload_form=form)
     name = form.cleaned_data["archive"].name
-    meta = {
-        "name": name,
-        "upload": name,
-        "bench": form.cleaned_data["bench"] or None,
-        "exceptions": form.cleaned_data["exceptions"] or DEFAULT_EXCEPTIONS_RULE,
-    }
+    meta = {"name": name, "upload": name, **_harbor_meta(form)}
     return _preview(request, model_admin, staged, path=staged.upload_dir / name, meta=meta)
+
+
+def _harbor_meta(form) -> dict:
+    """What a preview and its job need to read Harbor jobs, kept in the staged meta.json."""
+    data = form.cleaned_data
+    return {
+        "bench": data["bench"] or None,
+        "exceptions": data["exceptions"] or DEFAULT_EXCEPTIONS_RULE,
+        "scrub": data["scrub"],
+        "models": data["models"],
+    }
 
 
 def _preview(request, model_admin, staged: Staged, *, path, meta: dict):
@@ -102,6 +104,8 @@ def _preview(request, model_admin, staged: Staged, *, path, meta: dict):
         user=request.user,
         bench=meta.get("bench"),
         exceptions_rule=meta.get("exceptions", DEFAULT_EXCEPTIONS_RULE),
+        harbor_scrub=meta.get("scrub", True),
+        harbor_models=meta.get("models"),
     )
     if preview.document is None:
         error = f"This release cannot be read, so nothing was written: {preview.record.message}"
@@ -151,6 +155,8 @@ def import_apply(request, token: str, *, model_admin):
         staging_token=staged.token if "upload" in meta else "",
         bench=meta.get("bench"),
         exceptions_rule=meta.get("exceptions", DEFAULT_EXCEPTIONS_RULE),
+        scrub=meta.get("scrub", True),
+        harbor_models=meta.get("models"),
     )
     # The staged folder stays for the worker (and a retry); the job removes
     # it once applied, the sweep a day later otherwise.
@@ -264,6 +270,8 @@ def _preview_page(request, model_admin, document: dict, *, token, apply_form=Non
         groups=groups,
         problems=document["problems"][:limit],
         more_problems=max(len(document["problems"]) - limit, 0),
+        scrubbed=document.get("scrubbed", [])[:limit],
+        more_scrubbed=max(len(document.get("scrubbed", [])) - limit, 0),
         disagreements=summary.get("disagreements", [])[:limit],
         more_disagreements=max(len(summary.get("disagreements", [])) - limit, 0),
         job_disagreements=summary.get("job_disagreements", [])[:limit],

@@ -57,6 +57,24 @@ class AttemptFiles:
         """Write summary.json again after the summary was amended."""
         self.files["summary.json"] = dump(self.summary)
 
+    def light(self) -> AttemptFiles:
+        """What the release's documents need of this attempt, without its files:
+        the summary's flags, checks, cost and timing, and each check's name, level
+        and outcome (``release.release_files``). Kept for every attempt until the
+        import ends, so nothing more."""
+        verdict = None
+        if self.verdict is not None:
+            keep = ("name", "level", "passed")
+            verdict = {"checks": [{k: c[k] for k in keep} for c in self.verdict["checks"]]}
+        s = self.summary
+        summary = {
+            "flags": s["flags"],
+            "checks": s["checks"],
+            "cost": {"usd": s["cost"].get("usd")},
+            "timing": {k: s["timing"].get(k) for k in ("finished_at", "duration_s")},
+        }
+        return AttemptFiles(self.model, self.task, {}, summary, verdict, self.score, "", self.trial)
+
     @property
     def flags(self) -> list[str]:
         return list(self.summary["flags"])
@@ -142,6 +160,18 @@ def outcome(verdict: dict[str, Any] | None, exceptions_rule: str) -> tuple[float
         score_verdict(RULE, outcomes, verdict, exceptions_rule),
         is_counted(verdict, exceptions_rule),
     )
+
+
+def rescore(attempt: AttemptFiles, exceptions_rule: str) -> None:
+    """Score an attempt read back from the database under this import's rule (it
+    may have been imported under another; the site rescores it alike), its
+    summary.json written again if that changed its score or flags."""
+    score, counted = outcome(attempt.verdict, exceptions_rule)
+    flags = [f for f in attempt.flags if f != LEFT_OUT] + ([] if counted else [LEFT_OUT])
+    attempt.score = score
+    if (attempt.summary["score"], attempt.summary["flags"]) != (score, flags):
+        attempt.summary["score"], attempt.summary["flags"] = score, flags
+        attempt.refresh()
 
 
 def trial_attempt(

@@ -10,6 +10,7 @@ from pathlib import Path
 from ingest.harbor.build import harbor_release
 from ingest.harbor.errors import HarborError
 from ingest.harbor.source import HarborSource
+from ingest.progress import ProgressCallback
 from ingest.reader import ReleaseReadError, ReleaseSource, open_release, open_tree
 from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
@@ -30,10 +31,13 @@ def open_release_or_jobs(
     name: str,
     bench: str | None,
     exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
+    scrub: bool = True,
+    models_file: tuple[bytes, str] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> Iterator[ReleaseSource | HarborSource]:
     """A release (manifest.json at its root or in one top-level folder), or else
-    Harbor jobs imported into ``bench``, which they need. Raises ReleaseReadError
-    or HarborError."""
+    Harbor jobs imported into ``bench``, which they need, scrubbed unless
+    ``scrub`` is False. Raises ReleaseReadError or HarborError."""
     release = _is_release(path)
     if release is not None:
         with release:
@@ -48,7 +52,12 @@ def open_release_or_jobs(
                 ]
             )
         built = harbor_release(
-            [(tree, Path(name).name)], bench=bench, exceptions_rule=exceptions_rule
+            [(tree, Path(name).name)],
+            bench=bench,
+            scrub=scrub,
+            models_file=models_file,
+            progress=progress,
+            exceptions_rule=exceptions_rule,
         )
         with built.source as source:
             yield source

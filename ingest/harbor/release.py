@@ -1,5 +1,6 @@
-"""Attempt folders → a whole release-v1 file set (manifest, leaderboard, matrix,
-models/, tasks/, attempts/), figured with the same scoring code as the site.
+"""Attempt folders → the release-v1 documents beside them (manifest, leaderboard,
+matrix, models/, tasks/), figured with the same scoring code as the site.
+The attempt folders' own files are not held here (``source.LazyFolder``).
 
 Every task with an attempt is released, in batch 1. ``generated_at`` and the
 batch's ``released_at`` are the latest trial's end, and the revision is its
@@ -12,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ingest.harbor.attempts import RULE, AttemptFiles, dump, outcome
+from ingest.harbor.attempts import RULE, AttemptFiles, dump
 from leaderboard.formatting import model_rate
 from leaderboard.harbor_result import HARBOR_RESULT
 from leaderboard.scoring import (
@@ -32,6 +33,8 @@ class ModelEntry:
     display_name: str
     harness: str
     provider: str
+    # Extension fields of the model (leaderboard.facts: organisation, labels).
+    extra: dict[str, Any] = field(default_factory=dict)
     # What the model's jobs' own result.json say (leaderboard.harbor_result).
     harbor_result: dict[str, Any] | None = None
 
@@ -60,17 +63,11 @@ def release_files(
     task_ids = sorted(t.id for t in tasks)
     by_task = {t.id: t for t in tasks}
     surfaces = {t.id: t.surface for t in tasks}
-    # Every attempt scored under this import's rule, kept models' too (they
-    # may have been imported under another one; the site rescores them alike).
-    scored = {id(a): outcome(a.verdict, exceptions_rule) for a in attempts}
-    for a in attempts:
-        a.score, counted = scored[id(a)]
-        flags = [f for f in a.flags if f != LEFT_OUT] + ([] if counted else [LEFT_OUT])
-        if (a.summary["score"], a.summary["flags"]) != (a.score, flags):
-            a.summary["score"], a.summary["flags"] = a.score, flags
-            a.refresh()
-    further = sorted((a for a in attempts if a.trial), key=lambda a: a.trial)
+    # Every attempt comes scored under this import's rule (attempts.trial_attempt;
+    # kept models' by attempts.rescore), a trial the rule leaves out flagged so.
+    counted = {id(a): LEFT_OUT not in a.flags for a in attempts}
     every = attempts
+    further = sorted((a for a in attempts if a.trial), key=lambda a: a.trial)
     attempts = [a for a in attempts if not a.trial]
     by_key = {(a.model, a.task): a for a in attempts}
     raised: dict[tuple[str, str], int] = {}
@@ -96,7 +93,7 @@ def release_files(
             cost.get("usd"),
             timing.get("duration_s"),
             # None: a further trial the exceptions rule leaves out.
-            trials=tuple(t.score if scored[id(t)][1] else None for t in more),
+            trials=tuple(t.score if counted[id(t)] else None for t in more),
             trial_costs=tuple(t.summary["cost"].get("usd") for t in more),
             trial_durations=tuple(t.summary["timing"].get("duration_s") for t in more),
             errors=raised.get((a.model, a.task), 0),
@@ -161,6 +158,7 @@ def release_files(
                 "schema": "v1",
                 "bench": bench,
                 "model": {
+                    **spec.extra,
                     "id": m,
                     "display_name": spec.display_name,
                     "harness": spec.harness,
@@ -199,9 +197,6 @@ def release_files(
                 **task.extra,
             }
         )
-    for a in every:
-        for name, data in a.files.items():
-            files[a.folder + name] = data
     files["manifest.json"] = dump(
         {
             "schema": "v1",

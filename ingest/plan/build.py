@@ -87,6 +87,8 @@ def check_release(
     (see ingest.scrub). Nothing is written.
     """
     plan = ImportPlan(source_name=source.name, source_sha256=source.sha256, scrub=scrub)
+    # What an adapter (Harbor jobs) scrubbed in its own input, each rewrite once.
+    plan.scrubbed.extend(getattr(source, "scrubbed", ()))
     check = Checker(source, plan)
     release = ReleaseCheck(plan=plan, check=check, progress=progress)
     if progress:

@@ -21,6 +21,8 @@ class Checker:
         self.source = source
         self.plan = plan
         self.scrubber = Scrubber()
+        # A release built by an adapter names each file with the input it came from.
+        self.origin = getattr(source, "origin", None)
 
     def scrub_findings(self, name: str, findings) -> bool:
         """Record what should have been scrubbed; True when something was found."""
@@ -34,7 +36,9 @@ class Checker:
         return found
 
     def problem(self, file: str, path: str, message: str) -> None:
-        self.plan.problems.append(Problem(file, path, message))
+        self.plan.problems.append(
+            Problem(self.origin(file) if self.origin else file, path, message)
+        )
 
     def load(self, name: str) -> tuple[Any, bytes] | None:
         """Read and decode one JSON file, or record why it cannot be."""

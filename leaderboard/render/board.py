@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from leaderboard.facts import ModelFacts
 from leaderboard.formatting import cost_sum, model_rate, plural, rank_range, score, usd
 from leaderboard.models import Model
 from leaderboard.queries import FlagReasons, ModelDisagreements
@@ -50,6 +51,31 @@ def disagreement_text(found: ModelDisagreements) -> str:
     return " ".join(parts)
 
 
+def facts_html(facts: ModelFacts | None) -> str:
+    """The model cell's second line: organisation, results date and labels,
+    each only where the release gives it."""
+    if facts is None:
+        return ""
+    parts = []
+    if facts.organisation:
+        parts.append(f'<span class="org">{escape(facts.organisation)}</span>')
+    if facts.results_date:
+        parts.append(
+            f'<time datetime="{escape(facts.results_date)}" title="results produced">'
+            f"{escape(facts.results_date)}</time>"
+        )
+    labels = [
+        ("open_weights", "open weights", "the model's weights are published"),
+        ("open_system", "open system", "the agent system's code is published"),
+        ("verified", "✓ verified", "the bench's maintainers verified this run"),
+    ]
+    for name, label, title in labels:
+        if getattr(facts, name):
+            badge = f'<span class="badge badge-fact fact-{name}" title="{title}">{label}</span>'
+            parts.append(badge)
+    return f'<span class="model-facts">{" ".join(parts)}</span>' if parts else ""
+
+
 def rank_cell(model: Model) -> str:
     """The rank range ("1", "2–5") with what it means, for screen readers too."""
     shown = escape(rank_range(model.rank_low, model.rank_high, model.rank))
@@ -74,6 +100,7 @@ def board_row(
     surfaces: Sequence[str],
     percent: bool,
     cost_known: bool = True,
+    facts: ModelFacts | None = None,
     pass_k: str | None = None,
     run_cost: bool = False,
     errors: bool = False,
@@ -103,7 +130,7 @@ def board_row(
     cells = [
         f'<tr id="model-{escape(model.slug)}">{rank_cell(model)}',
         f'<th scope="row" class="model-name"><a href="{escape(href)}">'
-        f"{escape(model.display_name)}</a>{badge}</th>",
+        f"{escape(model.display_name)}</a>{badge}{facts_html(facts)}</th>",
         f'<td class="num score-cell"{interval_title}>{escape(figure)}'
         f"{ci_whisker(model.score, model.ci_low, model.ci_high)}{interval_text}</td>",
     ]

@@ -7,7 +7,8 @@ leaderboard, matrix, model and task pages agree on "0.573" versus "57.3%".
 from __future__ import annotations
 
 from django import template
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 
 from leaderboard import formatting
 
@@ -30,6 +31,17 @@ register.filter("reward", formatting.reward)
 def model_cost(model) -> str:
     """A model's summed cost: "$12.30", "$12.30 + 3 unknown" or "unknown"."""
     return formatting.cost_sum(model.cost_usd, model.cost_unknown_trials)
+
+
+@register.filter
+def breakable(name: str) -> SafeString:
+    """An identifier (test_fix_etl_checkpoint_resume_bug_happy_path) with a
+    break opportunity after each underscore, dot or slash, so a narrow column
+    wraps it between words rather than overflowing or splitting a word."""
+    text = str(escape(name))
+    for mark in ("_", ".", "/"):
+        text = text.replace(mark, mark + "<wbr>")
+    return mark_safe(text)  # noqa: S308 - escaped above; only <wbr> added
 
 
 @register.filter

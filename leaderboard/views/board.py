@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
+from leaderboard import facts as model_facts
 from leaderboard import queries
 from leaderboard.models import Attempt, Model, Task
 from leaderboard.render import download
@@ -112,6 +113,12 @@ def board(request, bench: str):
     provider = request.GET.get("provider", "")
     models = queries.board_models(bench, harness=harness, provider=provider)
     harnesses, providers = queries.board_facets(bench)
+    finished = queries.last_finished(bench)
+    facts = {m.pk: model_facts.facts_of(m, finished.get(m.pk)) for m in models}
+    chosen = model_facts.wanted(request.GET)
+    organisations = sorted({f.organisation for f in facts.values() if f.organisation})
+    known = {k for f in facts.values() for k, v in f.as_dict().items() if v is not None}
+    models = model_facts.keep(models, facts, chosen)
     surfaces = list(
         Task.objects.filter(bench=bench)
         .order_by("surface")
@@ -146,14 +153,16 @@ def board(request, bench: str):
             fmt,
             name=f"{bench.slug}-leaderboard",
             columns=["rank", "rank_low", "rank_high", "model", "display_name", "harness",
-                     "provider", "score", "passed", "trials", "tasks", "ci_low", "ci_high",
+                     "provider", *model_facts.FIELDS, "score", "passed", "trials", "tasks",
+                     "ci_low", "ci_high",
                      *(f"surface:{s}" for s in surfaces), "cost_usd",
                      *(["cost_unknown_trials"] if partly else []), "run_cost_usd",
                      *(["errors"] if errors else []), "flagged",
                      *(f"pass_at_k:{i}" for i in ks), *(f"pass_hat_k:{i}" for i in ks)],
             rows=(
                 [m.rank, m.rank_low, m.rank_high, m.slug, m.display_name, m.harness,
-                 m.provider, m.score, m.passed, m.trials, m.tasks, m.ci_low, m.ci_high,
+                 m.provider, *facts[m.pk].as_dict().values(), m.score, m.passed, m.trials,
+                 m.tasks, m.ci_low, m.ci_high,
                  *((m.by_surface.get(s) or {}).get("score") for s in surfaces),
                  m.cost_usd if m.pk in costed else None,
                  *([m.cost_unknown_trials] if partly else []),
@@ -176,6 +185,7 @@ def board(request, bench: str):
             surfaces=surfaces,
             percent=bench.is_pass_fail,
             cost_known=m.pk in costed,
+            facts=facts[m.pk],
             pass_k=str(k) if k else None,
             run_cost=several,
             errors=errors,
@@ -210,6 +220,9 @@ def board(request, bench: str):
             "provider": provider,
             "harnesses": harnesses,
             "providers": providers,
+            "organisations": organisations,
+            "known_facts": known,
+            "chosen": chosen,
             "chart": chart,
             "frontier": pareto_frontier(chart_points),
             "not_plotted": [r for r in rows if r.model.pk not in costed],

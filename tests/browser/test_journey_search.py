@@ -45,3 +45,16 @@ def test_search_a_phrase_narrow_by_a_facet_and_land_on_the_event(
     expect(event).to_be_in_viewport()
     assert event.evaluate("el => el.matches(':target')")
     expect(event).to_contain_text("zebrafish")
+
+
+def test_a_misspelt_search_offers_did_you_mean_and_its_link_finds_the_events(
+    live_server, page: Page, planted_bench
+):
+    bench, _ = planted_bench
+    page.goto(live_server.url + reverse("search", args=[bench.slug]))
+    page.get_by_label("Words,").fill("zebrafsh")
+    page.get_by_role("button", name="Search").click()
+    expect(page.get_by_role("status")).to_contain_text("0 matching events")
+    page.get_by_role("link", name="zebrafish").click()
+    expect(page.get_by_label("Words,")).to_have_value("zebrafish")
+    expect(page.get_by_role("status")).to_contain_text("3 matching events in 2 attempts")

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import tarfile
 from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
-from leaderboard.models import Attempt, Bench
+from leaderboard.models import Attempt, Bench, Model
 from tests.factories import START, UPLOAD, apply_and_run, make_user, token_of
-from tests.ingest.harbor_trials import job, trial
+from tests.ingest.harbor_trials import atif, job, trial
 
 # Applying goes through an import job, whose progress row has its own connection.
 pytestmark = pytest.mark.django_db(databases=["default", "progress"])
@@ -92,3 +93,89 @@ def test_the_admin_import_scores_trials_that_raised_by_the_chosen_rule(staff_cli
     assert job_row.state == "done" and job_row.exceptions_rule == "fail"
     assert Bench.objects.get(slug="ibench").exceptions_rule == "fail"
     assert Attempt.objects.get().score == 0.0
+
+
+def raw_job_archive(tmp_path: Path) -> Path:
+    """A job whose trajectory names the runner's home folder, as raw Harbor output does."""
+    root = tmp_path / "raw"
+    steps = [
+        {"step_id": 1, "source": "user", "message": "Fix it."},
+        {
+            "step_id": 2,
+            "source": "agent",
+            "message": "ok",
+            "tool_calls": [
+                {"tool_call_id": "c1", "function_name": "Bash", "arguments": {"command": "ls"}}
+            ],
+            "observation": {"results": [{"source_call_id": "c1", "content": "/home/alice/a.py"}]},
+        },
+    ]
+    trial(job(root), "t1", trajectory=atif(steps=steps), model="m-1", agent="codex")
+    target = tmp_path / "raw.tar.gz"
+    with tarfile.open(target, "w:gz") as archive:
+        archive.add(root, arcname="jobs")
+    return target
+
+
+def test_the_start_page_offers_scrubbing_on_by_default_and_a_models_file_field(staff_client):
+    html = staff_client.get(reverse(START)).content.decode()
+    assert 'name="scrub"' in html and "checked" in html.split('name="scrub"')[1].split(">")[0]
+    assert 'name="models"' in html and "Models file (Harbor jobs)" in html
+
+
+def test_uploaded_raw_jobs_are_scrubbed_by_default_and_the_preview_lists_each_rewrite(
+    staff_client, tmp_path
+):
+    response = upload(staff_client, raw_job_archive(tmp_path), bench="hb", scrub="on")
+    token = token_of(response)
+    html = staff_client.get(reverse("admin:ingest_import_preview", args=[token])).content.decode()
+    assert html.count("runner home path &#x27;/home/alice/&#x27;") == 1
+    assert "agent/trajectory.json" in html
+    assert apply_and_run(staff_client, token).state == "done"
+    attempt = Attempt.objects.select_related("model").get()
+    page = staff_client.get(reverse("attempt", args=["hb", attempt.model.slug, "t1"]))
+    assert "/home/user/a.py" in page.content.decode()
+    assert "alice" not in page.content.decode()
+
+
+def test_uploaded_raw_jobs_without_scrubbing_are_refused_naming_both_choices(
+    staff_client, tmp_path
+):
+    response = upload(staff_client, raw_job_archive(tmp_path), bench="hb")
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "/home/alice/" in html and "--no-scrub" in html and "--scrub" in html
+    assert not Bench.objects.exists()
+
+
+def test_the_models_field_gives_the_jobs_models_their_ids_names_and_providers(
+    staff_client, tmp_path
+):
+    entries = [
+        {
+            "model_name": "claude-sonnet-4-5",
+            "agent": "claude-code",
+            "id": "sonnet",
+            "display_name": "Claude Sonnet 4.5",
+            "provider": "Anthropic",
+        }
+    ]
+    response = upload(
+        staff_client, jobs_archive(tmp_path), bench="hb", scrub="on", models=json.dumps(entries)
+    )
+    assert apply_and_run(staff_client, token_of(response)).state == "done"
+    model = Model.objects.get()
+    assert (model.slug, model.display_name, model.provider) == (
+        "sonnet",
+        "Claude Sonnet 4.5",
+        "Anthropic",
+    )
+
+
+def test_a_broken_models_field_is_refused_naming_the_entry(staff_client, tmp_path):
+    response = upload(
+        staff_client, jobs_archive(tmp_path), bench="hb", models='[{"model_name": "m"}]'
+    )
+    assert response.status_code == 200
+    assert "models file: [0].agent: expected a string" in response.content.decode()
+    assert not Bench.objects.exists()

@@ -11,7 +11,7 @@ import pytest
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from ingest.harbor.build import slugify
+from ingest.harbor.naming import slugify
 from ingest.models import ImportRecord
 from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
 from tests.factories import dump
@@ -411,3 +411,26 @@ def test_hostile_harbor_text_is_escaped_on_the_pages(tmp_path, client):
         assert "<script>alert(1)</script>" not in html
         assert "<img src=x" not in html
     assert "&lt;img src=x onerror=alert(1)&gt;" in html
+
+
+def test_a_models_file_gives_the_leaderboard_facts(tmp_path):
+    from leaderboard.facts import facts_of
+
+    j = job(tmp_path / "jobs")
+    trial(j, "t1", model="gpt-6-astra", agent="codex")
+    models = tmp_path / "models.json"
+    entry = {"model_name": "gpt-6-astra", "agent": "codex", "id": "astra"}
+    write(models, [entry | {"organization": "OpenAI", "open_weights": False, "verified": True}])
+    quiet(j, models=str(models))
+    facts = facts_of(Model.objects.get(), None)
+    assert (facts.organisation, facts.open_weights, facts.verified) == ("OpenAI", False, True)
+    assert facts.open_system is None
+
+
+def test_a_fact_of_the_wrong_type_is_refused_naming_the_entry(tmp_path):
+    trial(job(tmp_path / "jobs"), "t1")
+    models = tmp_path / "models.json"
+    write(models, [{"model_name": "m", "agent": "a", "id": "m-a", "verified": "yes"}])
+    message = refused(tmp_path / "jobs", models=str(models))
+    assert "models.json: [0].verified: expected true or false" in message
+    assert not Bench.objects.exists()

@@ -21,6 +21,16 @@ def test_the_api_root_answers_json_listing_every_resource_and_the_docs(client):
     assert body["benches"] == "http://testserver/api/benches/"
 
 
+def test_the_api_root_lists_every_resource_of_the_api():
+    from trajectories.api.urls import urlpatterns
+
+    # Every named address of /api/ but the root itself and the detail pages
+    # (reached from their lists' items).
+    names = {p.name for p in urlpatterns if p.name and p.name != "api-root"}
+    listed = {n for n in names if not n.endswith("-detail")}
+    assert listed == set(RESOURCES.values())
+
+
 def test_the_api_root_answers_a_browser_with_an_html_page(client):
     response = client.get("/api/", HTTP_ACCEPT="text/html")
     assert response.status_code == 200

@@ -23,6 +23,7 @@ RESOURCES: dict[str, str] = {
     "requests": "api-request-list",
     "analysis/tool-failures": "api-analysis-tool-failures",
     "analysis/protocol": "api-analysis-protocol",
+    "search": "api-search",
     "schema": "api-schema",
     "docs": "api-docs",
 }

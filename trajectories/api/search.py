@@ -13,9 +13,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from leaderboard.models import Bench
+from trajectories.search.bounded import SearchRefused
 from trajectories.search.engine import search
 from trajectories.search.query import FIELDS
-from trajectories.views.search import attempt_prefix, page_number, query_from
+from trajectories.views.search import attempt_prefix, page_number, query_from, suggestion_for
 
 _PARAMETERS = [
     OpenApiParameter("bench", OpenApiTypes.STR, required=True, description="bench id"),
@@ -37,13 +38,16 @@ class SearchView(APIView):
         slug = request.query_params.get("bench", "")
         if not slug:
             raise ValidationError({"bench": ["a bench id is required"]})
-        bench = Bench.objects.filter(slug=slug).first()
+        bench = Bench.objects.filter(slug=slug).first() if "\x00" not in slug else None
         if bench is None:
             raise ValidationError({"bench": [f"no bench {slug!r}"]})
         query = query_from(request.query_params)
-        found = search(
-            bench=bench, user=request.user, query=query, page=page_number(request.query_params)
-        )
+        try:
+            found = search(
+                bench=bench, user=request.user, query=query, page=page_number(request.query_params)
+            )
+        except SearchRefused as exc:
+            raise ValidationError({"q": [str(exc)]}) from exc
         prefix = request.build_absolute_uri(attempt_prefix(bench.slug))
         return Response(
             {
@@ -53,6 +57,8 @@ class SearchView(APIView):
                 "attempts": _count(found.attempts),
                 "page": found.page,
                 "has_next": found.has_next,
+                # A respelt q that finds something, when this one found nothing.
+                "did_you_mean": suggestion_for(request.query_params, bench, request.user, found),
                 "results": [
                     {
                         "model": g.attempt.model.slug,

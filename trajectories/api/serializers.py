@@ -8,6 +8,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
+from leaderboard.facts import ModelFacts, facts_of
 from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
 from trajectories.models import Event, VendorRequest
 
@@ -70,6 +71,32 @@ class ModelSerializer(serializers.ModelSerializer):
     tie_group = serializers.SerializerMethodField(help_text="deprecated: always null")
     next_gap_low = serializers.SerializerMethodField(help_text="deprecated: always null")
     next_gap_high = serializers.SerializerMethodField(help_text="deprecated: always null")
+    # The leaderboard's facts (leaderboard.facts, docs/model-facts.md); null
+    # where the release does not give them.
+    results_date = serializers.SerializerMethodField()
+    organisation = serializers.SerializerMethodField()
+    open_weights = serializers.SerializerMethodField()
+    open_system = serializers.SerializerMethodField()
+    verified = serializers.SerializerMethodField()
+
+    def _facts(self, model) -> ModelFacts:
+        # The queryset annotates each model's latest attempt finish (ModelViewSet).
+        return facts_of(model, getattr(model, "last_finished", None))
+
+    def get_results_date(self, model) -> str | None:
+        return self._facts(model).results_date
+
+    def get_organisation(self, model) -> str | None:
+        return self._facts(model).organisation
+
+    def get_open_weights(self, model) -> bool | None:
+        return self._facts(model).open_weights
+
+    def get_open_system(self, model) -> bool | None:
+        return self._facts(model).open_system
+
+    def get_verified(self, model) -> bool | None:
+        return self._facts(model).verified
 
     class Meta:
         model = Model
@@ -95,6 +122,11 @@ class ModelSerializer(serializers.ModelSerializer):
             "tie_group",
             "next_gap_low",
             "next_gap_high",
+            "results_date",
+            "organisation",
+            "open_weights",
+            "open_system",
+            "verified",
             "rank_low",
             "rank_high",
             "trials",
@@ -193,6 +225,8 @@ class AttemptSerializer(serializers.ModelSerializer):
         model = Attempt
         fields = ["id", "bench", "model", "task", "surface", "score", "flags", "released", "detail"]
         fields += [*DETAIL_FIELDS, "links"]
+        # Null when the evidence is hidden (to_representation), so the schema says so.
+        extra_kwargs = {name: {"allow_null": True} for name in DETAIL_FIELDS}
 
     def to_representation(self, attempt):
         data = super().to_representation(attempt)
@@ -201,7 +235,7 @@ class AttemptSerializer(serializers.ModelSerializer):
                 data[name] = None
         return data
 
-    @extend_schema_field(OpenApiTypes.OBJECT)
+    @extend_schema_field({"type": "object", "nullable": True, "additionalProperties": {}})
     def get_links(self, attempt) -> dict | None:
         if not attempt.detail_visible:
             return None

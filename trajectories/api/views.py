@@ -6,7 +6,7 @@ is for staff only; tasks in no batch have none to show.
 
 from __future__ import annotations
 
-from django.db.models import BooleanField, Case, F, Prefetch, Q, QuerySet, Value, When
+from django.db.models import BooleanField, Case, F, Max, Prefetch, Q, QuerySet, Value, When
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -51,7 +51,12 @@ class ModelViewSet(_List):
 
     serializer_class = serializers.ModelSerializer
     filterset_class = filters.ModelFilter
-    queryset = Model.objects.select_related("bench").order_by("bench__slug", "rank", "slug", "pk")
+    queryset = (
+        Model.objects.select_related("bench")
+        # Each model's results date, where its document gives none (leaderboard.facts).
+        .annotate(last_finished=Max("attempts__finished_at"))
+        .order_by("bench__slug", "rank", "slug", "pk")
+    )
 
 
 class TaskViewSet(_List):

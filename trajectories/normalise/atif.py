@@ -324,13 +324,15 @@ def _tool_result(call: dict, result: dict) -> dict[str, Any]:
     extra = result.get("extra") if isinstance(result.get("extra"), dict) else {}
     metadata = extra.get("tool_result_metadata")
     exit_code = None
-    found = _EXIT_CODE.findall(output)
+    # The substring tests first: a multi-line "^" pattern is tried at every
+    # position of the output, most of an import's time on long tool outputs.
+    found = _EXIT_CODE.findall(output) if "[exit_code]" in output else None
     if found:
         exit_code = exit_code_of(found[-1])
     ok = True
     if exit_code is not None and exit_code != 0:
         ok = False
-    if _TOOL_FAILURE.search(output):
+    if "[error] tool reported failure" in output and _TOOL_FAILURE.search(output):
         ok = False
     if extra.get("tool_result_is_error") is True:
         ok = False

@@ -14,11 +14,13 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.db.models import Count, Exists, F, OuterRef, QuerySet, Window
 from django.db.models.functions import Lower, RowNumber
+from django.http import Http404
 
 from leaderboard import formatting
 from leaderboard.models import Attempt, Bench, CheckResult
 from trajectories.models import Event
 from trajectories.search import backends, snippets
+from trajectories.search.bounded import SearchRefused, time_bound
 from trajectories.search.query import BOOLEANS, Query
 from trajectories.search.visibility import searchable_attempts
 from trajectories.tools import canonical_tool, tool_spellings
@@ -90,6 +92,10 @@ def matching_events(
     return _matching(Event.objects.filter(attempt_id__in=attempts.values("pk")), query)
 
 
+class PageOutOfRange(Http404):
+    """A results page past the last one (the views answer 404, as other lists do)."""
+
+
 @dataclass
 class Tally:
     value: int
@@ -149,6 +155,10 @@ def page_groups(
     limits = settings.BENCHVIEW_LIMITS
     size, per_attempt = limits["search_attempts_per_page"], limits["search_events_per_attempt"]
     start = (page - 1) * size
+    if start >= len(holding if holding is not None else within.rows):
+        # Past every attempt there is: no query (an offset of 10**18 is one
+        # the database cannot take).
+        raise PageOutOfRange(f"no results page {page}")
     if holding is not None:
         ids = sorted(holding)[start : start + size + 1]
     else:
@@ -164,7 +174,7 @@ def page_groups(
     has_next = len(ids) > size
     ids = ids[:size]
     if not ids:
-        return [], False
+        raise PageOutOfRange(f"no results page {page}")
     # The page's attempts are in scope already: matched by their ids alone, so
     # the planner reads their events by (attempt, index) instead of every match.
     firsts = list(
@@ -222,12 +232,17 @@ def tally(
 ) -> tuple[Tally, Tally, dict[str, list[Facet]], list[int]]:
     """Matches, attempts holding them, facets by model, tool (normalised) and
     task, and the attempts seen, counted over the first ``cap`` + 1 matches
-    the database finds: one query."""
-    # Any cap + 1 matches will do, so they are not put in (attempt, index)
-    # order: unordered, the database stops at the cap in whatever scan is
-    # cheapest, instead of walking the index or sorting every match first.
-    sample = events.order_by().values("attempt_id", "tool")[: cap + 1]
-    counts: Counter = Counter(sample.values_list("attempt_id", "tool"))
+    in (attempt, index) order: one query."""
+    # The first ones in a stated order, not whichever the database meets
+    # first: past the cap the counts then read the same on every database
+    # (and from one plan to the next). With the planner's statistics fresh
+    # (ingest.services) it walks the (attempt, index) index for a common word
+    # and sorts the few matches of a rare one.
+    sample = list(
+        events.order_by("attempt_id", "index").values_list("attempt_id", "tool")[: cap + 1]
+    )
+    capped = len(sample) > cap
+    counts: Counter = Counter(sample[:cap])
     about = {pk: rest for pk, *rest in within.rows}
     models: Counter = Counter()
     tasks: Counter = Counter()
@@ -241,7 +256,6 @@ def tally(
         if tool:
             tools[canonical_tool(tool)] += n
     total = sum(counts.values())
-    capped = total > cap
 
     def ordered(name: str, found: Counter) -> list[Facet]:
         facets = [Facet(v, labels.get((name, v), v), n) for v, n in found.items()]
@@ -253,19 +267,37 @@ def tally(
         "task": ordered("task", tasks),
     }
     holding = sorted({attempt_id for attempt_id, _ in counts})
-    return Tally(min(total, cap), capped), Tally(len(holding), capped), facets, holding
+    return Tally(total, capped), Tally(len(holding), capped), facets, holding
 
 
 def search(*, bench: Bench, user, query: Query, page: int = 1) -> Results:
     """The results page for ``query`` (an empty query finds nothing): five
-    queries, six past the count cap."""
-    cap = settings.BENCHVIEW_LIMITS["search_count_cap"]
+    queries, six past the count cap. Raises SearchRefused for a query past
+    the limits or one that takes longer than ``search_time_limit_ms``
+    (SearchTooBroad), and PageOutOfRange for a page past the last."""
+    if query.refusal:
+        raise SearchRefused(query.refusal)
     if query.is_empty:
+        if page > 1:
+            raise PageOutOfRange(f"no results page {page}")
         return Results(query, Tally(0, False), Tally(0, False), [], page, False)
+    with time_bound():
+        # Raised outside the bound: an exception inside it rolls back its transaction.
+        try:
+            return _search(bench, user, query, page)
+        except PageOutOfRange as exc:
+            out_of_range = exc
+    raise out_of_range
+
+
+def _search(bench: Bench, user, query: Query, page: int) -> Results:
+    cap = settings.BENCHVIEW_LIMITS["search_count_cap"]
     within = scope(bench, user, query)
     events = matching_events(bench, user, query, within)
     total, attempts, facets, holding = tally(events, within, cap)
     if total.value == 0:
+        if page > 1:
+            raise PageOutOfRange(f"no results page {page}")
         return Results(query, total, attempts, [], page, False)
     # Below the cap the tally saw every match, so it knows every attempt.
     groups, has_next = page_groups(
@@ -283,12 +315,19 @@ def search(*, bench: Bench, user, query: Query, page: int = 1) -> Results:
     )
 
 
-def download_rows(bench: Bench, user, query: Query):
+def download_rows(bench: Bench, user, query: Query) -> list[dict]:
     """Every match (up to ``search_download_max_rows``) as flat rows, in
-    attempt and index order, streamed."""
-    limit = settings.BENCHVIEW_LIMITS["search_download_max_rows"]
+    attempt and index order; refused as ``search`` refuses."""
+    if query.refusal:
+        raise SearchRefused(query.refusal)
     if query.is_empty:
-        return iter(())
+        return []
+    with time_bound():
+        return list(_download_rows(bench, user, query))
+
+
+def _download_rows(bench: Bench, user, query: Query):
+    limit = settings.BENCHVIEW_LIMITS["search_download_max_rows"]
     words = query.highlight_words
     cuts = snippets.annotations(_needle(query))
     rows = (
@@ -307,7 +346,7 @@ def download_rows(bench: Bench, user, query: Query):
             *cuts,
         )[:limit]
     )
-    for row in rows.iterator(chunk_size=1000):
+    for row in rows:
         snippet = snippets.pick(row, words)
         yield {
             "model": row["attempt__model__slug"],

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from django.conf import settings
+
 # Field name -> what it filters (the engine knows how).
 FIELDS: dict[str, str] = {
     "type": "event type (tool_call, message, reasoning, error, user, system)",
@@ -30,7 +32,7 @@ BOOLEANS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "
 
 # One piece of a query: an optional "-", then field:"quoted", field:value,
 # "a phrase", or a bare word (anything up to the next space).
-_PIECE = re.compile(
+PIECE = re.compile(
     r'(?P<neg>-)?(?:(?P<field>[a-z]+):(?:"(?P<fquoted>[^"]*)"?|(?P<fvalue>\S*))'
     r'|"(?P<phrase>[^"]*)"?|(?P<word>\S+))'
 )
@@ -50,6 +52,8 @@ class Query:
     excluded: list[str] = field(default_factory=list)
     filters: dict[str, list[str]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    # Why the query is not run at all (it asks more than a search may), or None.
+    refusal: str | None = None
 
     @property
     def is_empty(self) -> bool:
@@ -83,6 +87,9 @@ class Query:
 
 
 def _check_value(name: str, value: str) -> str | None:
+    if "\x00" in value:
+        # No database column can hold it (PostgreSQL refuses it outright).
+        return f"{name}: takes no NUL character."
     if name == "ok" and value.lower() not in BOOLEANS:
         return f"ok: takes true or false, not {value!r}."
     if name == "exit" and not re.fullmatch(r"-?\d{1,9}", value):
@@ -90,10 +97,37 @@ def _check_value(name: str, value: str) -> str | None:
     return None
 
 
+def _refusal(q: str, query: Query) -> str | None:
+    """Why ``query`` asks more than one search may (the limits in
+    BENCHVIEW_LIMITS, stated in docs/search.md), or None."""
+    limits = settings.BENCHVIEW_LIMITS
+    most_chars = limits["search_query_max_chars"]
+    most_terms, most_excluded = limits["search_max_terms"], limits["search_max_excluded"]
+    if len(q) > most_chars:
+        return f"The query is {len(q):,} characters long; at most {most_chars:,} are searched."
+    if len(query.terms) > most_terms:
+        return (
+            f"The query asks for {len(query.terms)} words or phrases; "
+            f"at most {most_terms} are searched at once."
+        )
+    if len(query.excluded) > most_excluded:
+        return (
+            f"The query excludes {len(query.excluded)} words or phrases; "
+            f"at most {most_excluded} can be excluded at once."
+        )
+    return None
+
+
 def parse(q: str, params: dict[str, list[str]] | None = None) -> Query:
-    """Parse ``q``; ``params`` adds field filters from form controls (name -> values)."""
+    """Parse ``q``; ``params`` adds field filters from form controls (name -> values).
+    A query past the limits is parsed no further than it takes to say so
+    (``refusal``)."""
     query = Query()
-    for match in _PIECE.finditer(q or ""):
+    q = q or ""
+    if len(q) > settings.BENCHVIEW_LIMITS["search_query_max_chars"]:
+        query.refusal = _refusal(q, query)
+        return query
+    for match in PIECE.finditer(q):
         negated = bool(match["neg"])
         name = match["field"]
         if name is not None and name in FIELDS:
@@ -116,4 +150,5 @@ def parse(q: str, params: dict[str, list[str]] | None = None) -> Query:
         if name in FIELDS:
             for value in values:
                 query.add_filter(name, value)
+    query.refusal = _refusal(q, query)
     return query

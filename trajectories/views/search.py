@@ -16,8 +16,10 @@ from django.urls import reverse
 
 from leaderboard import queries
 from leaderboard.models import Model, Task
-from trajectories.search.engine import download_rows, search
+from trajectories.search.bounded import SearchRefused
+from trajectories.search.engine import Results, Tally, download_rows, search
 from trajectories.search.query import FIELDS, Query, parse
+from trajectories.search.suggest import did_you_mean
 from trajectories.tools import TOOL_ALIASES
 
 EVENT_TYPES = ("tool_call", "message", "reasoning", "error", "user", "system")
@@ -29,6 +31,14 @@ DOWNLOAD_COLUMNS = (
 def query_from(params) -> Query:
     """The query of a request's GET parameters: ``q`` and the field controls."""
     return parse(params.get("q", ""), {name: params.getlist(name) for name in FIELDS})
+
+
+def suggestion_for(request_params, bench, user, results) -> str | None:
+    """A respelt query when this one found nothing (trajectories.search.suggest)."""
+    if results.total.value or not results.query.terms:
+        return None
+    params = {name: request_params.getlist(name) for name in FIELDS}
+    return did_you_mean(bench=bench, user=user, q=request_params.get("q", ""), params=params)
 
 
 def page_number(params) -> int:
@@ -60,7 +70,7 @@ def _download(request, bench, query: Query, fmt: str):
     prefix = request.build_absolute_uri(attempt_prefix(bench.slug))
     rows = (
         {**row, "url": f"{prefix}{row['model']}/{row['task']}/#e{row['index']}"}
-        for row in download_rows(bench, request.user, query)
+        for row in download_rows(bench, request.user, query)  # may raise SearchRefused
     )
     if fmt == "json":
         return JsonResponse({"bench": bench.slug, "query": query.describe(), "rows": list(rows)})
@@ -83,10 +93,17 @@ def search_page(request, bench: str) -> HttpResponse:
     bench = queries.bench_or_404(bench)
     query = query_from(request.GET)
     fmt = request.GET.get("format", "")
-    if fmt in ("csv", "json"):
-        return _download(request, bench, query, fmt)
-    results = search(bench=bench, user=request.user, query=query, page=page_number(request.GET))
+    page, refusal = page_number(request.GET), None
+    try:
+        if fmt in ("csv", "json"):
+            return _download(request, bench, query, fmt)
+        results = search(bench=bench, user=request.user, query=query, page=page)
+    except SearchRefused as exc:
+        refusal = str(exc)
+        results = Results(query, Tally(0, False), Tally(0, False), [], page, False)
     state = _state(request.GET)
+    # A refused query is not respelt: that would run the search it refused.
+    suggestion = None if refusal else suggestion_for(request.GET, bench, request.user, results)
     models = list(
         Model.objects.filter(bench=bench).ranked().values_list("slug", "display_name", "harness")
     )
@@ -101,10 +118,13 @@ def search_page(request, bench: str) -> HttpResponse:
         request,
         "trajectories/search.html",
         {
+            "refusal": refusal,
             "bench": bench,
             "q": request.GET.get("q", ""),
             "query": query,
             "results": results,
+            "suggestion": suggestion,
+            "suggestion_link": _link(state, q=suggestion, page=None) if suggestion else "",
             "prefix": prefix,
             "facet_links": {
                 name: [(f, _link(state, **{name: f.value, "page": None})) for f in found]
@@ -125,4 +145,5 @@ def search_page(request, bench: str) -> HttpResponse:
             },
             "selected": {name: request.GET.get(name, "") for name in FIELDS},
         },
+        status=400 if refusal else 200,
     )

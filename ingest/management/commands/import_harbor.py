@@ -1,3 +1,5 @@
+import argparse
+import math
 import os
 import time
 from collections.abc import Iterator
@@ -21,6 +23,17 @@ from leaderboard.scoring import (
 )
 
 
+def threshold(text: str) -> float:
+    """--pass-threshold: a finite number, 0 or more ("nan" and "inf" are floats too)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a finite number, 0 or more")
+    return value
+
+
 class Command(BaseCommand):
     help = (
         "Import Harbor jobs (a job folder, a folder of jobs, a trial folder, or a .zip/.tar.gz "
@@ -42,7 +55,7 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--pass-threshold",
-            type=float,
+            type=threshold,
             default=DEFAULT_REWARD_THRESHOLD,
             help="a trial passes when its reward is at least this (default 1.0)",
         )
@@ -66,8 +79,10 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--scrub",
-            action="store_true",
-            help="rewrite internal host names and home paths instead of refusing",
+            action=argparse.BooleanOptionalAction,
+            default=True,
+            help="rewrite internal host names and home paths in the trials' files and report "
+            "each rewrite (the default); --no-scrub keeps the bytes verbatim and refuses them",
         )
 
     def handle(self, *args, paths, bench, dry_run, staged, scrub, **options):
@@ -96,6 +111,8 @@ class Command(BaseCommand):
                     threshold=options["pass_threshold"],
                     allow_partial=options["allow_partial"],
                     replace=options["replace"],
+                    scrub=scrub,
+                    progress=progress,
                     exceptions_rule=options["exceptions"],
                 )
                 for line in describe(release):

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ingest', '0004_importjob_bench'),
+        ('ingest', '0005_importjob_harbor_scrub_and_models'),
     ]
 
     operations = [
