@@ -14,7 +14,13 @@ from django.conf import settings
 from ingest.plan import AttemptDocs, AttemptPlan, verdict_outcomes
 from leaderboard import jsonsafe
 from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
-from leaderboard.scoring import MISSING_VERDICT, count_checks, score_verdict
+from leaderboard.scoring import (
+    LEFT_OUT,
+    MISSING_VERDICT,
+    count_checks,
+    is_counted,
+    score_verdict,
+)
 from trajectories.render.heights import block_lines
 
 EVENT_COLUMNS = (
@@ -94,6 +100,7 @@ def attempt_rows(
     docs: AttemptDocs,
     scoring_rule: str,
     matrix_values: dict,
+    exceptions_rule: str = "",
 ) -> PendingAttempt:
     """Every row of one released attempt; nothing is read from or written to the database."""
     summary, verdict = docs.summary, docs.verdict
@@ -102,6 +109,10 @@ def attempt_rows(
     flags = list(summary["flags"])
     if verdict is None and MISSING_VERDICT not in flags:
         flags.append(MISSING_VERDICT)
+    # Whether the exceptions rule leaves it out is the site's to say, not the summary's.
+    flags = [f for f in flags if f != LEFT_OUT]
+    if not is_counted(verdict, exceptions_rule):
+        flags.append(LEFT_OUT)
     cost, timing = summary["cost"], summary["timing"]
     attempt = Attempt(
         bench=bench,
@@ -109,7 +120,7 @@ def attempt_rows(
         task=task,
         trial=planned.trial,
         has_detail=True,
-        score=score_verdict(scoring_rule, outcomes, verdict),
+        score=score_verdict(scoring_rule, outcomes, verdict, exceptions_rule),
         published_score=summary["score"],
         flags=flags,
         harness=summary["harness"],

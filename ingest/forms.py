@@ -8,6 +8,27 @@ from django import forms
 from ingest.admin import import_dir
 from ingest.harbor.errors import HarborError
 from ingest.harbor.naming import MODELS_NAME, read_models_file
+from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
+
+EXCEPTIONS_CHOICES = [
+    ("harbor", "harbor: the reward decides, as Harbor's result.json counts it"),
+    ("fail", "fail: a trial that raised fails, whatever its reward"),
+    ("terminal-bench", "terminal-bench: a trial that raised anything but a timeout is left out"),
+]
+EXCEPTIONS_HELP = (
+    "Only for Harbor jobs: how a trial that raised an exception is scored (see docs/harbor.md)."
+)
+
+
+def exceptions_field() -> forms.ChoiceField:
+    return forms.ChoiceField(
+        choices=EXCEPTIONS_CHOICES,
+        initial=DEFAULT_EXCEPTIONS_RULE,
+        required=False,
+        label="Trials that raised (Harbor jobs)",
+        help_text=EXCEPTIONS_HELP,
+    )
+
 
 HARBOR_BENCH_HELP = (
     "Only for Harbor jobs (an archive or folder of job or trial folders, told apart from a "
@@ -17,8 +38,9 @@ HARBOR_BENCH_HELP = (
 
 
 class HarborFields(forms.Form):
-    """What import_harbor takes beside the bench id: --no-scrub and --models."""
+    """What import_harbor takes beside the bench id: --exceptions, --no-scrub and --models."""
 
+    exceptions = exceptions_field()
     scrub = forms.BooleanField(
         required=False,
         initial=True,

@@ -26,6 +26,7 @@ from ingest.progress import ProgressCallback
 from ingest.reader import ReleaseReadError, open_release
 from ingest.report import plan_summary
 from ingest.services import ImportRefused, ImportResult, release_import
+from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +61,7 @@ def recorded_import(
     progress: ProgressCallback | None = None,
     bench: str | None = None,
     opener: Callable[[], AbstractContextManager] | None = None,
+    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
     on_written: Callable[[ImportRecord], object] | None = None,
     harbor_scrub: bool = True,
     harbor_models: tuple[bytes, str] | None = None,
@@ -103,6 +105,7 @@ def recorded_import(
                 scrub=harbor_scrub,
                 models_file=harbor_models,
                 progress=progress,
+                exceptions_rule=exceptions_rule,
             )
         else:
             opener = lambda: open_release(path)  # noqa: E731

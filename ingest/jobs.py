@@ -32,6 +32,7 @@ from ingest.imports import Outcome, recorded_import
 from ingest.job_live import LiveReporter, live_drop, live_rows, this_host
 from ingest.locks import ImportBusy
 from ingest.models import ImportJob, ImportLock, ImportRecord
+from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +48,7 @@ def job_enqueue(
     user,
     staging_token: str = "",
     bench: str | None = None,
+    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
     scrub: bool = True,
     harbor_models: list | None = None,
 ) -> ImportJob:
@@ -56,6 +58,7 @@ def job_enqueue(
     job = ImportJob.objects.create(
         user=user,
         bench=bench or "",
+        exceptions_rule=exceptions_rule,
         scrub=scrub,
         harbor_models=harbor_models,
         source_name=name,
@@ -129,6 +132,7 @@ def _run(job: ImportJob) -> str:
             holder=job_holder(job),
             progress=reporter,
             bench=job.bench or None,
+            exceptions_rule=job.exceptions_rule,
             # Done in the import's transaction: a worker killed just after the
             # commit leaves the job done, not "running" for the reaper to fail.
             on_written=lambda record: _save_outcome(job, State.DONE, record=record),

@@ -99,6 +99,11 @@ class ImportJob(models.Model):
     bench = models.CharField(
         max_length=100, blank=True, help_text="for Harbor jobs: the bench they go into"
     )
+    exceptions_rule = models.CharField(
+        max_length=32,
+        default="harbor",
+        help_text="for Harbor jobs: how a trial that raised is scored",
+    )
     staged = models.BooleanField(default=False, help_text="new batches stay staff-only")
     scrub = models.BooleanField(
         default=True, help_text="for Harbor jobs: rewrite home paths and host names, or refuse"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ingest.plan import ImportPlan
 from ingest.transcripts import UNRECOGNISED_NOTE
 from leaderboard import formatting
+from leaderboard.harbor_result import HARBOR_RESULT, differences, row_figures
 from trajectories.fidelity import difference_text
 from trajectories.normalise import NORMALISERS
 
@@ -15,6 +16,7 @@ def plan_summary(plan: ImportPlan) -> dict:
     return {
         "bench": plan.bench,
         "revision": plan.revision,
+        "exceptions_rule": plan.exceptions_rule,
         "models": len(manifest.models) if manifest else 0,
         "tasks": len(manifest.tasks) if manifest else 0,
         "released_tasks": len(plan.released_tasks),
@@ -37,6 +39,7 @@ def plan_summary(plan: ImportPlan) -> dict:
             }
             for a in plan.disagreements
         ],
+        "job_disagreements": job_disagreements(plan),
         "derived": [a.label for a in plan.attempts if a.transcript_status == "derived"],
         "transcript_findings": [
             {
@@ -52,6 +55,24 @@ def plan_summary(plan: ImportPlan) -> dict:
             for a in plan.transcript_findings
         ],
     }
+
+
+def job_disagreements(plan: ImportPlan) -> list[dict]:
+    """Where a Harbor job's own result.json (``x-harbor-result`` of a leaderboard
+    row) differs from the figures the import computed, under the bench's
+    exceptions rule: model, figure, the job's value, the site's."""
+    found = []
+    for row in plan.leaderboard.rows if plan.leaderboard else []:
+        doc = row.model_dump()
+        ours = row_figures(doc)
+        if ours is None:
+            continue
+        for name, (job, site) in differences(doc.get(HARBOR_RESULT), ours).items():
+            jobs = ", ".join((doc.get(HARBOR_RESULT) or {}).get("jobs") or [])
+            found.append(
+                {"model": row.model, "figure": name, "jobs": jobs, "job": job, "site": site}
+            )
+    return found
 
 
 def finding_text(finding: dict) -> str:
@@ -88,6 +109,17 @@ def plan_lines(plan: ImportPlan) -> list[str]:
             lines.append(
                 f"  {a.model}  {a.task}  {formatting.score_exact(a.published_score)}  "
                 f"{formatting.score_exact(a.recomputed_score)}"
+            )
+    if summary["job_disagreements"]:
+        rule = plan.exceptions_rule or "none"
+        lines.append(
+            f"result.json disagreements ({len(summary['job_disagreements'])}, exceptions rule "
+            f"{rule}): model, figure, job's result.json, site"
+        )
+        for d in summary["job_disagreements"]:
+            lines.append(
+                f"  {d['model']}  {d['figure']}  {formatting.figure(d['job'])}  "
+                f"{formatting.figure(d['site'])}  (job {d['jobs']})"
             )
     if summary["derived"]:
         lines.append(f"events normalised from transcript.jsonl: {len(summary['derived'])} attempts")

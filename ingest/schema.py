@@ -21,7 +21,7 @@ from ingest.schema_base import (
     column_text,
 )
 from leaderboard.models import Attempt, Batch, Bench, Check, CheckResult, Model, Task
-from leaderboard.scoring import SCORING_RULES
+from leaderboard.scoring import EXCEPTIONS_RULES, SCORING_RULES
 from leaderboard.slugs import RESERVED_BENCH_SLUGS, SLUG_RE
 from trajectories.models import VendorRequest
 
@@ -73,6 +73,9 @@ class ManifestDoc(Doc):
     tasks: list[TaskSlug]
     batches: list[BatchDoc]
     counts: CountsDoc
+    # Beyond v1 (Harbor benches): how a trial that raised is scored, see
+    # leaderboard.scoring.EXCEPTIONS_RULES. Absent: verdicts' exceptions decide nothing.
+    exceptions_rule: str | None = None
 
     @field_validator("bench")
     @classmethod
@@ -95,6 +98,15 @@ class ManifestDoc(Doc):
     def _slugs(cls, value: list[str]) -> list[str]:
         return [_slug(x) for x in value]
 
+    @field_validator("exceptions_rule")
+    @classmethod
+    def _exceptions_rule(cls, value: str | None) -> str | None:
+        if value is not None and value not in EXCEPTIONS_RULES:
+            raise ValueError(
+                f"unknown exceptions rule {value!r} (known: {', '.join(EXCEPTIONS_RULES)})"
+            )
+        return value
+
 
 # -- leaderboard.json, matrix.json, models/, tasks/ -----------------------------------------
 
@@ -113,7 +125,7 @@ class LeaderboardRowDoc(Doc):
     score: Number
     tasks: Integer
     flagged: Integer
-    cost_usd: Number
+    cost_usd: Number | None  # null: no attempt reported a cost (Harbor)
     duration_s: Number
     by_surface: dict[column_text(Task, "surface"), SurfaceFigures]
 
@@ -183,7 +195,7 @@ class AggregateDoc(Doc):
     score: Number
     tasks: Integer
     flagged: Integer
-    cost_usd: Number
+    cost_usd: Number | None  # null: no attempt reported a cost (Harbor)
     duration_s: Number
     by_surface: dict[column_text(Task, "surface"), SurfaceFigures]
 

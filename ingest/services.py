@@ -186,6 +186,7 @@ class _Writer:
             docs=docs,
             scoring_rule=plan.scoring_rule,
             matrix_values=matrix_values,
+            exceptions_rule=plan.exceptions_rule,
         )
         # Written with the next attempts (ingest.attempt_batch), in place of the old row.
         self.batch.add(rows, replaces=attempt.pk if attempt is not None else None)
@@ -256,6 +257,7 @@ def _write_bench(plan: ImportPlan) -> Bench:
         "title": m.title,
         "revision": m.revision,
         "scoring_rule": m.scoring_rule,
+        "exceptions_rule": m.exceptions_rule or "",
         "generated_at": m.generated_at,
         "extras": {
             "manifest.json": collect_extras(m),

@@ -24,7 +24,7 @@ from typing import Any
 from leaderboard import jsonsafe
 from leaderboard.extras import merge_extras
 from leaderboard.models import Attempt, Batch, Bench, Check, CheckResult, Model, Task
-from leaderboard.scoring import surface_documents, trials_figure
+from leaderboard.scoring import LEFT_OUT, surface_documents, trials_figure
 
 SCHEMA = "v1"
 
@@ -74,16 +74,23 @@ def manifest_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any
             "attempts": attempts,
         },
     }
+    if bench.exceptions_rule:
+        # Beyond v1: how a trial that raised is scored (docs/harbor.md).
+        doc["exceptions_rule"] = bench.exceptions_rule
     return merge_extras(doc, bench.extras.get("manifest.json"))
 
 
-def _live_sums(bench: Bench) -> dict[int, tuple[float, float]]:
+Sums = tuple[float | None, float, int]  # cost (None: all unknown), duration, unknown costs
+
+
+def _live_sums(bench: Bench) -> dict[int, Sums]:
     """Cost and duration per model over attempts (every trial) of live tasks only.
 
     Summed in the order ``bench_recompute`` uses (by task pk, then trial) so a
-    fully live bench gives the stored figures bit for bit.
+    fully live bench gives the stored figures bit for bit; unknown costs as it
+    counts them.
     """
-    sums: dict[int, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    sums: dict[int, list] = defaultdict(lambda: [0.0, 0.0, 0, 0])
     rows = (
         Attempt.all_trials.public()
         .filter(bench=bench)
@@ -91,16 +98,23 @@ def _live_sums(bench: Bench) -> dict[int, tuple[float, float]]:
         .values_list("model_id", "cost_usd", "duration_s")
     )
     for model_id, cost, duration in rows:
-        sums[model_id][0] += cost or 0.0
-        sums[model_id][1] += duration or 0.0
-    return {k: (v[0], v[1]) for k, v in sums.items()}
+        entry = sums[model_id]
+        if cost is None:
+            entry[2] += 1
+        else:
+            entry[0] += cost
+            entry[3] += 1
+        entry[1] += duration or 0.0
+    return {k: (None if v[2] and not v[3] else v[0], v[1], v[2]) for k, v in sums.items()}
 
 
-def _aggregate(model: Model, sums: dict[int, tuple[float, float]] | None) -> dict[str, Any]:
-    cost, duration = (
-        (model.cost_usd, model.duration_s) if sums is None else sums.get(model.pk, (0.0, 0.0))
+def _aggregate(model: Model, sums: dict[int, Sums] | None) -> dict[str, Any]:
+    cost, duration, unknown = (
+        (model.cost_usd, model.duration_s, model.cost_unknown_trials)
+        if sums is None
+        else sums.get(model.pk, (0.0, 0.0, 0))
     )
-    return {
+    doc = {
         "score": model.score,
         "tasks": model.tasks,
         "flagged": model.flagged,
@@ -108,6 +122,10 @@ def _aggregate(model: Model, sums: dict[int, tuple[float, float]] | None) -> dic
         "duration_s": duration,
         "by_surface": surface_documents(model.by_surface),
     }
+    if unknown:
+        # Beyond v1: how many attempts' costs the sum lacks (null: all of them).
+        doc["cost_unknown_trials"] = unknown
+    return doc
 
 
 def _rank_fields(model: Model, bench: Bench) -> dict[str, Any]:
@@ -131,6 +149,8 @@ def leaderboard_document(bench: Bench, *, live_only: bool = False) -> dict[str, 
             "provider": m.provider,
             **_aggregate(m, sums),
             **_rank_fields(m, bench),
+            # Beyond v1, where the bench's runs can raise (Harbor's n_errored_trials).
+            **({"errors": m.errors} if bench.exceptions_rule else {}),
         }
         for m in bench.models.ranked()
     ]
@@ -156,15 +176,16 @@ def matrix_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any]:
         .order_by("model_id", "task__position", "trial")
         .values_list("model_id", "task_id", "trial", "score", "flags")
     )
-    further: dict[tuple[int, int], list[float]] = {}
+    further: dict[tuple[int, int], list[float | None]] = {}
     for model_id, task_id, trial, score, flags in rows:
         if trial:
-            further.setdefault((model_id, task_id), []).append(score)
+            further.setdefault((model_id, task_id), []).append(None if LEFT_OUT in flags else score)
         else:
             cells[model_id][slugs[task_id]] = {"score": score, "flags": list(flags)}
     for (model_id, task_id), scores in further.items():
         cell = cells[model_id][slugs[task_id]]
-        cell["x-trials"] = trials_figure(cell["score"], scores)
+        first = None if LEFT_OUT in cell["flags"] else cell["score"]
+        cell["x-trials"] = trials_figure(first, scores)
     entries = []
     for task in tasks:
         released = task.batch is not None and (task.batch.live or not live_only)
@@ -189,7 +210,7 @@ def _model_attempt_row(a: Attempt) -> dict[str, Any]:
         "checks_passed": a.checks_passed or 0,
         "checks_total": a.checks_total or 0,
         "mandatory_failed": a.mandatory_failed or 0,
-        "cost_usd": a.cost_usd if a.cost_usd is not None else 0.0,
+        "cost_usd": a.cost_usd,  # null: the harness reported no cost
         "duration_s": a.duration_s if a.duration_s is not None else 0.0,
         "flags": list(a.flags),
     }

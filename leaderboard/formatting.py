@@ -15,6 +15,18 @@ def score(value: float | None, percent: bool = False) -> str:
     return f"{value * 100:.1f}%" if percent else f"{value:.3f}"
 
 
+def reward(value: float | None) -> str:
+    """A verifier's reward as it would be written: 1.0 -> "1", 0.25 -> "0.25"."""
+    return "none" if value is None else f"{value:g}"
+
+
+def figure(value: float | None) -> str:
+    """A count or a mean as a report gives it: 16.0 -> "16", 0.88235 -> "0.8824"."""
+    if value is not None and float(value).is_integer():
+        return str(int(value))
+    return score_exact(value)
+
+
 def score_exact(value: float | None) -> str:
     """A score to four places without trailing zeros, for import reports:
     0.57314 -> "0.5731", 0.5 -> "0.5", 1 -> "1.0"; None -> "-" (plain text)."""
@@ -77,6 +89,14 @@ def cost(value: float | None) -> str:
     """An attempt's cost: "$2.31", or "unknown" when the harness reported none
     (never "$0.00")."""
     return "unknown" if value is None else usd(value)
+
+
+def cost_sum(value: float | None, unknown: int = 0) -> str:
+    """A sum of costs: "$12.30", "$12.30 + 3 unknown" when some attempts reported
+    none, "unknown" when none did (never "$0.00")."""
+    if value is None:
+        return "unknown"
+    return f"{usd(value)} + {unknown} unknown" if unknown else usd(value)
 
 
 def usd_tick(value: float) -> str:

@@ -2,8 +2,7 @@
 
 Rows here carry no ``auto_now`` timestamps: re-importing the same release must
 leave them ``dumpdata``-equal. Unknown fields of the release documents are kept
-in ``extras`` JSON fields (see ``leaderboard.extras``) and given back by the
-mirror.
+in ``extras`` JSON fields (``leaderboard.extras``), given back by the mirror.
 """
 
 from __future__ import annotations
@@ -12,9 +11,9 @@ from django.db import connections, models
 from django.db.models import Q
 
 from leaderboard import jsonsafe
+from leaderboard.querysets import AttemptQuerySet, MainAttemptManager, TaskQuerySet
 from leaderboard.revision_models import BenchRevision  # noqa: F401 (own module; found here)
-from leaderboard.scoring import PASS_RATE_RULES
-from leaderboard.visibility import can_see_staged
+from leaderboard.scoring import EXCEPTIONS_RULES, PASS_RATE_RULES
 
 
 class Bench(models.Model):
@@ -22,6 +21,8 @@ class Bench(models.Model):
     title = models.CharField(max_length=300)
     revision = models.CharField(max_length=100)
     scoring_rule = models.CharField(max_length=100)
+    # How a trial that raised is scored (scoring.EXCEPTIONS_RULES); blank: not Harbor.
+    exceptions_rule = models.CharField(max_length=32, blank=True, default="")
     generated_at = models.CharField(max_length=64, help_text="RFC 3339, as published")
     # Unknown fields of manifest.json, leaderboard.json and matrix.json, by file
     # (trees in the shape of ``leaderboard.extras``).
@@ -30,7 +31,13 @@ class Bench(models.Model):
     class Meta:
         ordering = ["slug"]
         verbose_name_plural = "benches"
-        constraints = [models.UniqueConstraint(fields=["slug"], name="bench_unique_slug")]
+        constraints = [
+            models.UniqueConstraint(fields=["slug"], name="bench_unique_slug"),
+            models.CheckConstraint(
+                condition=Q(exceptions_rule__in=["", *EXCEPTIONS_RULES]),
+                name="bench_known_exceptions_rule",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.slug
@@ -101,8 +108,10 @@ class Model(models.Model):
     passed = models.IntegerField(default=0, help_text="trials scored 1")
     # Every trial; a task without an attempt counts as one (failed) trial.
     trials = models.IntegerField(default=0)
-    # Every released trial's cost; and each task's mean cost over its trials, summed (one run).
-    cost_usd = models.FloatField(default=0.0)
+    errors = models.IntegerField(default=0)  # trials that raised (n_errored_trials)
+    # Every released trial's cost (None: none known; else lacking cost_unknown_trials); one run's.
+    cost_usd = models.FloatField(default=0.0, null=True, blank=True)
+    cost_unknown_trials = models.IntegerField(default=0)
     run_cost_usd = models.FloatField(default=0.0)
     duration_s = models.FloatField(default=0.0)
     by_surface = models.JSONField(default=dict, blank=True)
@@ -141,22 +150,6 @@ class Model(models.Model):
 
     def __str__(self) -> str:
         return self.slug
-
-
-class TaskQuerySet(models.QuerySet):
-    def released(self) -> TaskQuerySet:
-        return self.filter(batch__isnull=False)
-
-    def live(self) -> TaskQuerySet:
-        return self.filter(batch__live=True)
-
-    def public(self) -> TaskQuerySet:
-        """Tasks whose detail everyone may see: those of live batches."""
-        return self.live()
-
-    def visible_to(self, user) -> TaskQuerySet:
-        """Tasks whose detail pages this user may see: live ones; staff also staged."""
-        return self.released() if can_see_staged(user) else self.public()
 
 
 class Task(models.Model):
@@ -219,40 +212,6 @@ class Check(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-
-class AttemptQuerySet(models.QuerySet):
-    def released(self) -> AttemptQuerySet:
-        """Attempts whose evidence was released (an attempt folder was imported)."""
-        return self.filter(has_detail=True)
-
-    def public(self) -> AttemptQuerySet:
-        """Released attempts whose evidence everyone may see: of live batches' tasks."""
-        return self.released().filter(task__batch__live=True)
-
-    def visible_to(self, user) -> AttemptQuerySet:
-        """Released attempts whose evidence this user may see (see leaderboard.visibility):
-        never those of a task in no batch, which has no detail pages at all."""
-        if can_see_staged(user):
-            return self.released().filter(task__batch__isnull=False)
-        return self.public()
-
-    def counted_unseen_by(self, user) -> AttemptQuerySet:
-        """Released attempts whose cost and time count in their model's figures but
-        whose evidence this user may not see: for everyone but staff, those of
-        staged batches."""
-        if can_see_staged(user):
-            return self.released().filter(task__batch__isnull=True)
-        return self.released().exclude(task__batch__live=True)
-
-
-class MainAttemptManager(models.Manager.from_queryset(AttemptQuerySet)):
-    """Trial 0 only: every page, document and figure built for one attempt per
-    (model, task) keeps seeing exactly that, whatever further trials a bench has.
-    It is the default manager, so reverse relations (``task.attempts``) filter too."""
-
-    def get_queryset(self) -> AttemptQuerySet:
-        return super().get_queryset().filter(trial=0)
 
 
 class Attempt(models.Model):
@@ -387,6 +346,7 @@ class Disagreement(models.Model):
         ("summary.json", "summary.json"),
         ("matrix.json", "matrix.json"),
         ("leaderboard.json", "leaderboard.json"),
+        ("result.json", "Harbor result.json"),  # a job's own stats.evals
     ]
 
     bench = models.ForeignKey(Bench, on_delete=models.CASCADE, related_name="disagreements")

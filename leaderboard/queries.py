@@ -37,7 +37,7 @@ from leaderboard.models import (
     Model,
     Task,
 )
-from leaderboard.scoring import trials_figure
+from leaderboard.scoring import EXCEPTION_FLAG_PREFIX, LEFT_OUT, trials_figure
 from leaderboard.visibility import can_see_staged
 
 # How an empty flag list reads as JSON text (SQLite, PostgreSQL).
@@ -144,6 +144,15 @@ def disagreements_by_model(bench: Bench) -> dict[int, ModelDisagreements]:
     return dict(found)
 
 
+def job_disagreements(bench: Bench, model: Model | None = None) -> list[Disagreement]:
+    """Figures of Harbor jobs' own result.json that differ from the site's, by model
+    rank then figure: one query."""
+    rows = Disagreement.objects.filter(bench=bench, source="result.json", task__isnull=True)
+    if model is not None:
+        rows = rows.filter(model=model)
+    return list(rows.select_related("model").order_by("model__rank", "model__slug", "field"))
+
+
 def board_facets(bench: Bench) -> tuple[list[str], list[str]]:
     """Every harness and provider of the bench, for the filter controls: one query."""
     # Ordered by the distinct columns: the default ordering's columns would
@@ -221,21 +230,32 @@ CELL_SCORE, CELL_FLAGS, CELL_DETAIL = 2, 3, 4
 
 def matrix_trials(
     cells: dict[int, dict[int, tuple]], *, task_ids: list[int], model_ids: list[int] | None
-) -> dict[int, dict[int, tuple[int, int]]]:
-    """model pk -> task pk -> (passed, total) trials, for the cells whose model ran
-    the task several times (one query; ask only where a model has further trials)."""
+) -> dict[int, dict[int, tuple[int, int, int]]]:
+    """model pk -> task pk -> (passed, total, raised) trials, for the cells whose
+    model ran the task several times (one query; ask only where a model has
+    further trials). ``raised``: the trials whose run raised an exception."""
     rows = Attempt.all_trials.filter(task_id__in=task_ids, trial__gt=0)
     if model_ids is not None:
         rows = rows.filter(model_id__in=model_ids)
-    further: dict[tuple[int, int], list[float]] = defaultdict(list)
-    for model_id, task_id, score in rows.values_list("model_id", "task_id", "score"):
-        further[(model_id, task_id)].append(score)
-    found: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
+    further: dict[tuple[int, int], list[float | None]] = defaultdict(list)
+    raised: dict[tuple[int, int], int] = defaultdict(int)
+    for model_id, task_id, score, flags in rows.values_list(
+        "model_id", "task_id", "score", "flags"
+    ):
+        further[(model_id, task_id)].append(None if LEFT_OUT in flags else score)
+        raised[(model_id, task_id)] += any(f.startswith(EXCEPTION_FLAG_PREFIX) for f in flags)
+    found: dict[int, dict[int, tuple[int, int, int]]] = defaultdict(dict)
     for (model_id, task_id), scores in further.items():
         cell = cells.get(model_id, {}).get(task_id)
         if cell is not None:
-            figure = trials_figure(cell[CELL_SCORE], scores)
-            found[model_id][task_id] = (figure["passed"], figure["total"])
+            flags = cell_flags(cell)
+            figure = trials_figure(None if LEFT_OUT in flags else cell[CELL_SCORE], scores)
+            first = any(f.startswith(EXCEPTION_FLAG_PREFIX) for f in flags)
+            found[model_id][task_id] = (
+                figure["passed"],
+                figure["total"],
+                raised[(model_id, task_id)] + first,
+            )
     return found
 
 

@@ -43,10 +43,10 @@ def _all_pass(attempt: Attempt, checks: list[CheckResult]) -> str:
 def _reward(attempt: Attempt, checks: list[CheckResult]) -> str:
     verdict = attempt.verdict or {}
     passed = sum(1 for c in checks if c.passed)
-    if verdict.get("exception"):
+    if verdict.get("exception") and attempt.bench.exceptions_rule == "fail":
         return (
-            "The trial raised an exception, so it fails whatever its reward, "
-            f"although {passed} of its {plural(len(checks), 'test')} passed."
+            "The trial raised an exception, so under the bench's fail rule it fails whatever "
+            f"its reward, although {passed} of its {plural(len(checks), 'test')} passed."
         )
     reward = verdict.get("reward")
     threshold = verdict.get("threshold", DEFAULT_REWARD_THRESHOLD)
@@ -78,7 +78,8 @@ RULES: dict[str, RuleText] = {
     ),
     "reward-threshold": RuleText(
         summary="A trial is passed (1) when the verifier's reward is at least the bench's "
-        "threshold and the trial raised no exception, and failed (0) otherwise. The tests "
+        "threshold, and failed (0) otherwise (no reward fails); how a trial that raised an "
+        "exception counts is the bench's exceptions rule (below). The tests "
         "the verifier ran are shown as checks, for detail only: the reward decides. A model's "
         "score is its pass rate: the mean, over every public task, of the share of its trials "
         "on the task that passed (a task without a trial counts 0).",

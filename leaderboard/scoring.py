@@ -46,11 +46,11 @@ DEFAULT_REWARD_THRESHOLD = 1.0
 
 def reward_threshold(checks: Sequence[CheckOutcome], verdict: Mapping[str, Any]) -> float:
     """reward-threshold (Harbor benches): 1 when the verdict's ``reward`` is at
-    least its ``threshold`` (default 1.0) and it records no ``exception`` (a
-    trial that crashed scores 0 whatever was rewarded), else 0. The checks are
-    shown for detail only: the verifier's reward is what decides."""
-    if verdict.get("exception"):
-        return 0.0
+    least its ``threshold`` (default 1.0), else 0; no reward scores 0. An
+    ``exception`` the verdict records does not decide here: Harbor's verifier
+    runs after it and the reward counts (the bench's exceptions rule, applied
+    by ``score_verdict``, may say otherwise). The checks are shown for detail
+    only: the verifier's reward is what decides."""
     reward = verdict.get("reward")
     threshold = verdict.get("threshold", DEFAULT_REWARD_THRESHOLD)
     if not _is_number(reward) or not _is_number(threshold):
@@ -74,15 +74,49 @@ SCORING_RULES: dict[str, Callable[[Sequence[CheckOutcome], Mapping[str, Any]], f
 PASS_RATE_RULES = frozenset({"pass-fail", "reward-threshold"})
 
 
+# How a trial that raised (its verdict records an ``exception``) is scored:
+# the rule in force is stored with the bench (manifest.json ``exceptions_rule``).
+# - harbor: as Harbor's own result.json counts it: the verifier ran after the
+#   exception, so its reward decides (no reward scores 0);
+# - fail: any exception fails the trial, whatever was rewarded;
+# - terminal-bench: as Terminal-Bench's leaderboard (get_agent_scores) counts
+#   it: a trial that raised anything but a timeout is left out of the figures;
+#   the rest count their reward, a missing one as 0.
+HARBOR_EXCEPTIONS = "harbor"
+FAIL_EXCEPTIONS = "fail"
+TERMINAL_BENCH_EXCEPTIONS = "terminal-bench"
+EXCEPTIONS_RULES = (HARBOR_EXCEPTIONS, FAIL_EXCEPTIONS, TERMINAL_BENCH_EXCEPTIONS)
+DEFAULT_EXCEPTIONS_RULE = HARBOR_EXCEPTIONS
+# Exceptions Terminal-Bench still counts (the trial ran out of time; it did not break).
+TIMEOUT_EXCEPTIONS = frozenset({"AgentTimeoutError", "VerifierTimeoutError"})
+# The flag of an attempt the exceptions rule leaves out of every figure.
+LEFT_OUT = "left-out"
+# Flags of an attempt whose run raised: "exception:<type>" (Harbor's exception_info).
+EXCEPTION_FLAG_PREFIX = "exception:"
+
+
 def score_verdict(
     rule: str,
     checks: Sequence[CheckOutcome] | None,
     verdict: Mapping[str, Any] | None = None,
+    exceptions_rule: str = "",
 ) -> float:
-    """The task score of one attempt; a missing verdict (None) scores 0."""
+    """The task score of one attempt; a missing verdict (None) scores 0. Under
+    the ``fail`` exceptions rule a verdict that records an exception scores 0."""
     if checks is None:
         return 0.0
+    if exceptions_rule == FAIL_EXCEPTIONS and verdict and verdict.get("exception"):
+        return 0.0
     return SCORING_RULES[rule](checks, verdict or {})
+
+
+def is_counted(verdict: Mapping[str, Any] | None, exceptions_rule: str = "") -> bool:
+    """False when the exceptions rule leaves this attempt out of the figures
+    (terminal-bench: it raised something other than a timeout)."""
+    if exceptions_rule != TERMINAL_BENCH_EXCEPTIONS or not verdict:
+        return True
+    raised = verdict.get("exception")
+    return not raised or raised in TIMEOUT_EXCEPTIONS
 
 
 @dataclass(frozen=True)
@@ -119,22 +153,32 @@ class Cell:
     cost_usd: float | None = None
     duration_s: float | None = None
     # Scores of the further trials of this model on this task (Harbor's
-    # n_attempts); ``score`` is the first trial's.
-    trials: tuple[float, ...] = ()
+    # n_attempts); ``score`` is the first trial's. None: a trial the exceptions
+    # rule leaves out (the first one is, when its flags say LEFT_OUT).
+    trials: tuple[float | None, ...] = ()
     # Cost and duration of those further trials, in the same order.
     trial_costs: tuple[float | None, ...] = ()
     trial_durations: tuple[float | None, ...] = ()
+    # How many of the cell's trials (the first and the further ones) raised an exception.
+    errors: int = 0
+
+    @property
+    def counted(self) -> bool:
+        """The first trial counts (the exceptions rule does not leave it out)."""
+        return LEFT_OUT not in self.flags
 
     @property
     def scores(self) -> tuple[float, ...]:
-        """Every trial's score, the first one first."""
-        return (self.score, *self.trials)
+        """Every counted trial's score, the first one first."""
+        first = (self.score,) if self.counted else ()
+        return (*first, *(s for s in self.trials if s is not None))
 
     @property
     def value(self) -> float:
-        """The task's value for the model: the mean over its trials."""
+        """The task's value for the model: the mean over its counted trials (0
+        when the exceptions rule left every one out)."""
         scores = self.scores
-        return sum(scores) / len(scores)
+        return sum(scores) / len(scores) if scores else 0.0
 
 
 def passes(score: float) -> bool:
@@ -144,11 +188,18 @@ def passes(score: float) -> bool:
 @dataclass
 class Figures:
     score: float = 0.0
+    # Tasks in the mean: every task, but those whose trials are all left out.
     tasks: int = 0
     flagged: int = 0
-    passed: int = 0  # trials scored 1
-    trials: int = 0  # every trial; a task without an attempt counts as one failed trial
-    cost_usd: float = 0.0  # every released trial's cost, summed
+    passed: int = 0  # counted trials scored 1
+    # Every counted trial; a task without an attempt counts as one failed trial.
+    trials: int = 0
+    # Trials that raised an exception (Harbor's n_errored_trials), counted or not.
+    errors: int = 0
+    # Every released trial's cost, summed; None when every one is unknown (the
+    # harness reported none), and ``cost_unknown_trials`` counts the unknown ones.
+    cost_usd: float | None = 0.0
+    cost_unknown_trials: int = 0
     # Each released task's mean cost over its trials, summed: what one run of
     # the bench costs (equal to ``cost_usd`` when every task ran once).
     run_cost_usd: float = 0.0
@@ -161,7 +212,7 @@ class Figures:
 
     def aggregate(self) -> dict:
         """The figures as a models/<model>.json ``aggregate`` (and leaderboard row) carries them."""
-        return {
+        doc = {
             "score": self.score,
             "tasks": self.tasks,
             "flagged": self.flagged,
@@ -169,6 +220,10 @@ class Figures:
             "duration_s": self.duration_s,
             "by_surface": surface_documents(self.by_surface),
         }
+        if self.cost_unknown_trials:
+            # Beyond v1: how many attempts' costs the sum lacks.
+            doc["cost_unknown_trials"] = self.cost_unknown_trials
+        return doc
 
 
 def surface_documents(by_surface: Mapping[str, Mapping[str, Any]]) -> dict[str, dict]:
@@ -194,20 +249,44 @@ def model_figures(
     the plain mean. ``passed`` and ``trials`` count trials, for the label
     "34.1%: 15 of 46 trials on 44 tasks". Cost and duration sum every released
     trial; ``run_cost_usd`` sums each task's mean cost over its trials.
+
+    A trial the exceptions rule leaves out counts nowhere but ``errors``; a
+    task all of whose trials are left out is not in the mean, and ``tasks``
+    says how many are.
     """
     figures = Figures()
     surfaces: dict[str, list[tuple[float, int, int]]] = {}
     consistency = {"all": 0, "some": 0, "none": 0}
     tasks = list(task_order)
     total = 0.0
+    costs_known = 0
     for task in tasks:
         cell = cells.get(task)
         if cell is None or MISSING_VERDICT in cell.flags or MISSING_ATTEMPT in cell.flags:
             figures.flagged += 1
+        if cell is not None:
+            figures.errors += cell.errors
+        if cell is not None and cell.released:
+            costs = (cell.cost_usd, *cell.trial_costs)
+            durations = (cell.duration_s, *cell.trial_durations)
+            # One trial at a time, in trial order: the mirror's live-only sums
+            # add them the same way and must match to the bit.
+            for c in costs:
+                if c is None:
+                    figures.cost_unknown_trials += 1
+                else:
+                    figures.cost_usd += c
+                    costs_known += 1
+            for d in durations:
+                figures.duration_s += d or 0.0
+            figures.run_cost_usd += sum(c or 0.0 for c in costs) / len(costs)
         scores = cell.scores if cell is not None else (0.0,)
+        if not scores:
+            continue  # every trial left out by the exceptions rule
         passed = sum(1 for s in scores if passes(s))
         value = sum(scores) / len(scores)
         total += value
+        figures.tasks += 1
         figures.passed += passed
         figures.trials += len(scores)
         surfaces.setdefault(task_surfaces[task], []).append((value, passed, len(scores)))
@@ -215,19 +294,10 @@ def model_figures(
         consistency[kind] += 1
         if kind == "some":
             figures.some_tasks.append((task, passed, len(scores)))
-        if cell is not None and cell.released:
-            costs = (cell.cost_usd, *cell.trial_costs)
-            durations = (cell.duration_s, *cell.trial_durations)
-            # One trial at a time, in trial order: the mirror's live-only sums
-            # add them the same way and must match to the bit.
-            for c in costs:
-                figures.cost_usd += c or 0.0
-            for d in durations:
-                figures.duration_s += d or 0.0
-            figures.run_cost_usd += sum(c or 0.0 for c in costs) / len(costs)
-    figures.tasks = len(tasks)
-    figures.score = total / len(tasks) if tasks else 0.0
+    figures.score = total / figures.tasks if figures.tasks else 0.0
     figures.consistency = consistency
+    if figures.cost_unknown_trials and not costs_known:
+        figures.cost_usd = None  # unknown, never $0.00
     figures.by_surface = {
         surface: {
             "score": sum(v for v, _, _ in found) / len(found),
@@ -279,7 +349,8 @@ def pass_k_figures(outcomes: Sequence[tuple[int, int]], most: int) -> PassK:
 
 
 def task_outcomes(cells: Mapping[str, Cell], task_order: Iterable[str]) -> list[tuple[int, int]]:
-    """(trials, passed) of each task; a task without an attempt is one failed trial."""
+    """(counted trials, passed) of each task; a task without an attempt is one
+    failed trial (one whose trials the exceptions rule all left out has none)."""
     found = []
     for task in task_order:
         scores = cells[task].scores if task in cells else (0.0,)
@@ -287,10 +358,12 @@ def task_outcomes(cells: Mapping[str, Cell], task_order: Iterable[str]) -> list[
     return found
 
 
-def trials_figure(first: float, further: Iterable[float]) -> dict[str, int]:
-    """``{"passed", "total"}`` over a cell's trials: the first and the further ones."""
+def trials_figure(first: float | None, further: Iterable[float | None]) -> dict[str, int]:
+    """``{"passed", "total"}`` over a cell's trials: the first and the further ones.
+    ``total`` is every trial run; a trial the exceptions rule leaves out (None)
+    is not passed."""
     scores = [first, *further]
-    return {"passed": sum(1 for s in scores if passes(s)), "total": len(scores)}
+    return {"passed": sum(1 for s in scores if s is not None and passes(s)), "total": len(scores)}
 
 
 def competition_ranks(scored: Sequence[tuple[str, float]]) -> list[tuple[str, int]]:

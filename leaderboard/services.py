@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
+from leaderboard.harbor_result import HARBOR_RESULT, harbor_result_differences
 from leaderboard.models import (
     Attempt,
     Bench,
@@ -19,6 +20,8 @@ from leaderboard.models import (
 )
 from leaderboard.revisions import revision_record
 from leaderboard.scoring import (
+    EXCEPTION_FLAG_PREFIX,
+    LEFT_OUT,
     Cell,
     competition_ranks,
     differs,
@@ -78,7 +81,9 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
             "flagged": fig.flagged,
             "passed": fig.passed,
             "trials": fig.trials,
+            "errors": fig.errors,
             "cost_usd": fig.cost_usd,
+            "cost_unknown_trials": fig.cost_unknown_trials,
             "run_cost_usd": fig.run_cost_usd,
             "duration_s": fig.duration_s,
             "by_surface": fig.by_surface,
@@ -96,8 +101,16 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
                 setattr(model, k, v)
             changed_models.append(model)
         for name in COMPARED_ROW_FIGURES:
-            if name in row and differs(float(row[name]), float(values[name])):
-                wanted[(model.pk, None, "leaderboard.json", name)] = (row[name], values[name])
+            published, recomputed = row.get(name), values[name]
+            # An unknown cost (null) has no figure to compare; a known one does.
+            if published is None or recomputed is None:
+                continue
+            if differs(float(published), float(recomputed)):
+                wanted[(model.pk, None, "leaderboard.json", name)] = (published, recomputed)
+        for name, (published, recomputed) in harbor_result_differences(
+            row.get(HARBOR_RESULT), fig
+        ).items():
+            wanted[(model.pk, None, "result.json", name)] = (published, recomputed)
     if changed_models:
         Model.objects.bulk_update(changed_models, list(values))
 
@@ -120,6 +133,11 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
         Task.objects.bulk_update(changed_tasks, ["mean_score"])
 
     _sync_disagreements(bench, wanted)
+
+
+def raised(flags: list[str]) -> int:
+    """1 when an attempt's flags say its run raised an exception (Harbor), else 0."""
+    return 1 if any(f.startswith(EXCEPTION_FLAG_PREFIX) for f in flags) else 0
 
 
 def _cells(bench: Bench, models: list[Model], task_slug: dict[int, str]):
@@ -145,9 +163,13 @@ def _cells(bench: Bench, models: list[Model], task_slug: dict[int, str]):
     first: dict[tuple[int, int], tuple] = {}
     further: dict[tuple[int, int], list[tuple]] = {}
     wanted: dict[tuple[int, int | None, str, str], tuple[float, float]] = {}
+    errors: dict[tuple[int, int], int] = {}
     for model_id, task_id, trial, score, flags, detail, cost, duration, published, matrix in rows:
         if trial:
-            further.setdefault((model_id, task_id), []).append((score, cost, duration))
+            # None: a trial the exceptions rule leaves out of the figures.
+            shown = None if LEFT_OUT in flags else score
+            further.setdefault((model_id, task_id), []).append((shown, cost, duration))
+            errors[(model_id, task_id)] = errors.get((model_id, task_id), 0) + raised(flags)
             continue
         first[(model_id, task_id)] = (score, flags, detail, cost, duration)
         if detail:
@@ -166,6 +188,7 @@ def _cells(bench: Bench, models: list[Model], task_slug: dict[int, str]):
             trials=tuple(s for s, _, _ in more),
             trial_costs=tuple(c for _, c, _ in more),
             trial_durations=tuple(d for _, _, d in more),
+            errors=raised(flags) + errors.get((model_id, task_id), 0),
         )
     return cells, wanted
 

@@ -62,7 +62,7 @@ OWN_WORDS: dict[str, tuple[str, ...]] = {
     ),
     "reward-threshold": (
         "the verifier's reward is at least the bench's threshold",
-        "raised no exception",
+        "how a trial that raised an exception counts is the bench's exceptions rule",
         "for detail only: the reward decides",
         "of the share of its trials on the task that passed",
         "from the verifier's reward and the threshold in its verdict.json",

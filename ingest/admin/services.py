@@ -13,6 +13,7 @@ from ingest.harbor.naming import models_file
 from ingest.imports import Action, Outcome, recorded_import
 from ingest.models import ImportRecord
 from ingest.preview import preview_document
+from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 
 @dataclass
@@ -31,6 +32,7 @@ def preview_release(
     name: str,
     user,
     bench: str | None = None,
+    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
     harbor_scrub: bool = True,
     harbor_models: list | None = None,
 ) -> Preview:
@@ -49,6 +51,7 @@ def preview_release(
         user=user,
         holder="",
         bench=bench,
+        exceptions_rule=exceptions_rule,
         harbor_scrub=harbor_scrub,
         harbor_models=models_file(harbor_models),
     )

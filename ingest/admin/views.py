@@ -27,6 +27,7 @@ from ingest.models import ImportRecord
 from ingest.report import finding_text
 from leaderboard import formatting
 from leaderboard.models import Bench
+from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 SESSION_KEY = "ingest_imports"
 
@@ -87,7 +88,12 @@ def _upload(request, model_admin, staged: Staged, handler: ReleaseUploadHandler)
 def _harbor_meta(form) -> dict:
     """What a preview and its job need to read Harbor jobs, kept in the staged meta.json."""
     data = form.cleaned_data
-    return {"bench": data["bench"] or None, "scrub": data["scrub"], "models": data["models"]}
+    return {
+        "bench": data["bench"] or None,
+        "exceptions": data["exceptions"] or DEFAULT_EXCEPTIONS_RULE,
+        "scrub": data["scrub"],
+        "models": data["models"],
+    }
 
 
 def _preview(request, model_admin, staged: Staged, *, path, meta: dict):
@@ -97,6 +103,7 @@ def _preview(request, model_admin, staged: Staged, *, path, meta: dict):
         name=meta["name"],
         user=request.user,
         bench=meta.get("bench"),
+        exceptions_rule=meta.get("exceptions", DEFAULT_EXCEPTIONS_RULE),
         harbor_scrub=meta.get("scrub", True),
         harbor_models=meta.get("models"),
     )
@@ -147,6 +154,7 @@ def import_apply(request, token: str, *, model_admin):
         user=request.user,
         staging_token=staged.token if "upload" in meta else "",
         bench=meta.get("bench"),
+        exceptions_rule=meta.get("exceptions", DEFAULT_EXCEPTIONS_RULE),
         scrub=meta.get("scrub", True),
         harbor_models=meta.get("models"),
     )
@@ -266,6 +274,7 @@ def _preview_page(request, model_admin, document: dict, *, token, apply_form=Non
         more_scrubbed=max(len(document.get("scrubbed", [])) - limit, 0),
         disagreements=summary.get("disagreements", [])[:limit],
         more_disagreements=max(len(summary.get("disagreements", [])) - limit, 0),
+        job_disagreements=summary.get("job_disagreements", [])[:limit],
         transcript_findings=[
             {**f, "text": finding_text(f)} for f in summary.get("transcript_findings", [])[:limit]
         ],

@@ -17,6 +17,7 @@ history, and export, mirror and API need no second path.
 - ``stream``: the models and tasks, then each attempt one at a time.
 - ``attempts``: one trial → its attempt folder's files.
 - ``release``: the release's own documents (manifest, leaderboard, ...).
+- ``job_summary``: what each job's own ``result.json`` says of its models.
 - ``existing``: the bench's other models, read back from the database.
 - ``source``: the release, its attempt folders built when read.
 - ``build``: ``harbor_release``, the entry point.

@@ -14,7 +14,13 @@ import orjson
 
 from ingest.harbor.events import trial_events
 from ingest.harbor.trial import Trial, read_ticket
-from leaderboard.scoring import CheckOutcome, score_verdict
+from leaderboard.scoring import (
+    DEFAULT_EXCEPTIONS_RULE,
+    LEFT_OUT,
+    CheckOutcome,
+    is_counted,
+    score_verdict,
+)
 
 RULE = "reward-threshold"
 GRADER = {"name": "harbor-verifier", "version": "1"}
@@ -140,8 +146,42 @@ def _mismatch(trial: Trial, threshold: float) -> bool:
     return (all_passed and not rewarded) or (failed and rewarded)
 
 
+def outcome(verdict: dict[str, Any] | None, exceptions_rule: str) -> tuple[float, bool]:
+    """(score, counted) of a trial's verdict under the exceptions rule."""
+    outcomes = (
+        [
+            CheckOutcome(c["name"], c["mandatory"], c["passed"], c["level"])
+            for c in verdict["checks"]
+        ]
+        if verdict is not None
+        else None
+    )
+    return (
+        score_verdict(RULE, outcomes, verdict, exceptions_rule),
+        is_counted(verdict, exceptions_rule),
+    )
+
+
+def rescore(attempt: AttemptFiles, exceptions_rule: str) -> None:
+    """Score an attempt read back from the database under this import's rule (it
+    may have been imported under another; the site rescores it alike), its
+    summary.json written again if that changed its score or flags."""
+    score, counted = outcome(attempt.verdict, exceptions_rule)
+    flags = [f for f in attempt.flags if f != LEFT_OUT] + ([] if counted else [LEFT_OUT])
+    attempt.score = score
+    if (attempt.summary["score"], attempt.summary["flags"]) != (score, flags):
+        attempt.summary["score"], attempt.summary["flags"] = score, flags
+        attempt.refresh()
+
+
 def trial_attempt(
-    trial: Trial, *, bench: str, model: str, task: str, threshold: float
+    trial: Trial,
+    *,
+    bench: str,
+    model: str,
+    task: str,
+    threshold: float,
+    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
 ) -> AttemptFiles:
     got = trial_events(atif_bytes=trial.atif_bytes, raw_log=trial.raw_log)
     flags: list[str] = []
@@ -153,15 +193,9 @@ def trial_attempt(
         flags.append(UNFINISHED)
     flags += got.flags
     verdict = _verdict(trial, model, task, threshold)
-    outcomes = (
-        [
-            CheckOutcome(c["name"], c["mandatory"], c["passed"], c["level"])
-            for c in verdict["checks"]
-        ]
-        if verdict is not None
-        else None
-    )
-    score = score_verdict(RULE, outcomes, verdict)
+    score, counted = outcome(verdict, exceptions_rule)
+    if not counted:
+        flags.append(LEFT_OUT)
     passed = sum(1 for c in verdict["checks"] if c["passed"]) if verdict else 0
     total = len(verdict["checks"]) if verdict else 0
     harbor: dict[str, Any] = {

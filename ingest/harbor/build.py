@@ -26,7 +26,7 @@ from ingest.harbor.stream import read_jobs
 from ingest.progress import ProgressCallback
 from ingest.reader import ReleaseSource
 from leaderboard.models import Bench
-from leaderboard.scoring import DEFAULT_REWARD_THRESHOLD
+from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE, DEFAULT_REWARD_THRESHOLD, EXCEPTIONS_RULES
 from leaderboard.slugs import RESERVED_BENCH_SLUGS, is_slug
 
 
@@ -49,13 +49,19 @@ def harbor_release(
     replace: bool = False,
     scrub: bool = True,
     progress: ProgressCallback | None = None,
+    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
 ) -> HarborRelease:
     """Build the release of ``trees`` (each with the label that names it).
 
     ``scrub`` rewrites home paths and internal host names in the trials' files
     (listed on the source's ``scrubbed``); without it they are refused.
     ``progress`` hears of each trial read (phase "checking").
+    ``exceptions_rule`` scores the trials that raised (leaderboard.scoring).
     """
+    if exceptions_rule not in EXCEPTIONS_RULES:
+        raise HarborError(
+            [f"--exceptions {exceptions_rule!r}: expected one of {', '.join(EXCEPTIONS_RULES)}"]
+        )
     if not is_slug(bench) or bench in RESERVED_BENCH_SLUGS:
         raise HarborError([f"--bench {bench!r}: not a valid bench id"])
     if not math.isfinite(threshold) or threshold < 0:
@@ -68,6 +74,7 @@ def harbor_release(
         rules=rules,
         threshold=threshold,
         scrubbing=scrubbing,
+        exceptions_rule=exceptions_rule,
         allow_partial=allow_partial,
         progress=progress,
     )
@@ -96,7 +103,9 @@ def harbor_release(
     kept: list[str] = []
     if existing is not None and not replace:
         try:
-            kept_entries, kept_tasks, kept_attempts = kept_models(existing, set(models))
+            kept_entries, kept_tasks, kept_attempts = kept_models(
+                existing, set(models), exceptions_rule
+            )
         except NotHarborBench as exc:
             raise HarborError([str(exc)]) from None
         for entry in kept_entries:
@@ -105,7 +114,9 @@ def harbor_release(
         for task in kept_tasks:
             tasks.setdefault(task.id, task)
         for attempt in kept_attempts:
-            rebuild = partial(kept_files, existing, attempt.model, attempt.task, attempt.trial)
+            rebuild = partial(
+                kept_files, existing, attempt.model, attempt.task, attempt.trial, exceptions_rule
+            )
             origin = f"bench {bench}: {attempt.folder} (kept)"
             keep(attempt, LazyFolder(rebuild, digests_of(attempt.files), origin))
         title = title or existing.title
@@ -118,6 +129,7 @@ def harbor_release(
         models=list(models.values()),
         tasks=list(tasks.values()),
         attempts=attempts,
+        exceptions_rule=exceptions_rule,
     )
     name = "+".join(label.rsplit("/", 1)[-1] for _, label in trees)
     source = HarborSource(

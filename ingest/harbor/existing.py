@@ -12,9 +12,12 @@ from collections.abc import Iterator
 
 import orjson
 
-from ingest.harbor.attempts import RULE, AttemptFiles
+from ingest.harbor.attempts import RULE, AttemptFiles, rescore
 from ingest.harbor.release import ModelEntry, TaskEntry
+from leaderboard import jsonsafe
+from leaderboard.extras import item_key
 from leaderboard.facts import declared
+from leaderboard.harbor_result import HARBOR_RESULT
 from leaderboard.models import Attempt, Bench
 from trajectories.documents import ATTEMPT_FILES
 
@@ -24,18 +27,30 @@ class NotHarborBench(ValueError):
 
 
 def kept_models(
-    bench: Bench, replaced: set[str]
+    bench: Bench, replaced: set[str], exceptions_rule: str
 ) -> tuple[list[ModelEntry], list[TaskEntry], Iterator[AttemptFiles]]:
     """Models of ``bench`` not in ``replaced``, their tasks, and their attempt
-    folders one at a time (built again by ``kept_files`` when imported)."""
+    folders one at a time, scored under ``exceptions_rule`` (built again by
+    ``kept_files`` when imported)."""
     if bench.scoring_rule != RULE:
         raise NotHarborBench(
             f"bench {bench.slug!r} was not imported from Harbor jobs (its scoring rule is "
             f"{bench.scoring_rule!r}): use --replace to make these jobs the whole bench"
         )
+    rows = (bench.extras.get("leaderboard.json") or {}).get("rows", {}).get("__items__", {})
     models = [
-        # The facts its --models entry gave (leaderboard.facts) stay with it.
-        ModelEntry(m.slug, m.display_name, m.harness, m.provider, declared(m.extras))
+        # The facts its --models entry gave (leaderboard.facts) stay with it, and
+        # what its jobs' result.json said when it was imported, compared again.
+        ModelEntry(
+            m.slug,
+            m.display_name,
+            m.harness,
+            m.provider,
+            declared(m.extras),
+            harbor_result=jsonsafe.unpack(rows.get(item_key(m.slug), {}).get("__extra__", {})).get(
+                HARBOR_RESULT
+            ),
+        )
         for m in bench.models.order_by("slug")
         if m.slug not in replaced
     ]
@@ -46,7 +61,8 @@ def kept_models(
         .distinct()
         .order_by("slug")
     ]
-    return models, tasks, _attempts(_rows(bench).filter(model__slug__in=keep))
+    kept = _rows(bench).filter(model__slug__in=keep).iterator(chunk_size=200)
+    return models, tasks, (_attempt(row, exceptions_rule) for row in kept)
 
 
 def _rows(bench: Bench):
@@ -66,22 +82,26 @@ def _files(attempt: Attempt) -> dict[str, bytes]:
     return files
 
 
-def _attempts(rows) -> Iterator[AttemptFiles]:
-    for attempt in rows.iterator(chunk_size=200):
-        files = _files(attempt)
-        verdict = orjson.loads(files["verdict.json"]) if "verdict.json" in files else None
-        yield AttemptFiles(
-            model=attempt.model.slug,
-            task=attempt.task.slug,
-            files=files,
-            summary=orjson.loads(files["summary.json"]),
-            verdict=verdict,
-            score=attempt.score,
-            ticket=files.get("problem.md", b"").decode("utf-8", errors="replace"),
-            trial=attempt.trial,
-        )
+def _attempt(attempt: Attempt, exceptions_rule: str) -> AttemptFiles:
+    files = _files(attempt)
+    verdict = orjson.loads(files["verdict.json"]) if "verdict.json" in files else None
+    built = AttemptFiles(
+        model=attempt.model.slug,
+        task=attempt.task.slug,
+        files=files,
+        summary=orjson.loads(files["summary.json"]),
+        verdict=verdict,
+        score=attempt.score,
+        ticket=files.get("problem.md", b"").decode("utf-8", errors="replace"),
+        trial=attempt.trial,
+    )
+    rescore(built, exceptions_rule)
+    return built
 
 
-def kept_files(bench: Bench, model: str, task: str, trial: int) -> dict[str, bytes]:
+def kept_files(
+    bench: Bench, model: str, task: str, trial: int, exceptions_rule: str
+) -> dict[str, bytes]:
     """The files of one kept attempt folder, built again from its rows."""
-    return _files(_rows(bench).get(model__slug=model, task__slug=task, trial=trial))
+    row = _rows(bench).get(model__slug=model, task__slug=task, trial=trial)
+    return _attempt(row, exceptions_rule).files

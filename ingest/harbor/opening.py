@@ -12,6 +12,7 @@ from ingest.harbor.errors import HarborError
 from ingest.harbor.source import HarborSource
 from ingest.progress import ProgressCallback
 from ingest.reader import ReleaseReadError, ReleaseSource, open_release, open_tree
+from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 
 def _is_release(path: str | os.PathLike) -> ReleaseSource | None:
@@ -29,6 +30,7 @@ def open_release_or_jobs(
     *,
     name: str,
     bench: str | None,
+    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
     scrub: bool = True,
     models_file: tuple[bytes, str] | None = None,
     progress: ProgressCallback | None = None,
@@ -55,6 +57,7 @@ def open_release_or_jobs(
             scrub=scrub,
             models_file=models_file,
             progress=progress,
+            exceptions_rule=exceptions_rule,
         )
         with built.source as source:
             yield source

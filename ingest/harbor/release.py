@@ -15,7 +15,16 @@ from typing import Any
 
 from ingest.harbor.attempts import RULE, AttemptFiles, dump
 from leaderboard.formatting import model_rate
-from leaderboard.scoring import Cell, competition_ranks, model_figures, trials_figure
+from leaderboard.harbor_result import HARBOR_RESULT
+from leaderboard.scoring import (
+    DEFAULT_EXCEPTIONS_RULE,
+    EXCEPTION_FLAG_PREFIX,
+    LEFT_OUT,
+    Cell,
+    competition_ranks,
+    model_figures,
+    trials_figure,
+)
 
 
 @dataclass
@@ -26,6 +35,8 @@ class ModelEntry:
     provider: str
     # Extension fields of the model (leaderboard.facts: organisation, labels).
     extra: dict[str, Any] = field(default_factory=dict)
+    # What the model's jobs' own result.json say (leaderboard.harbor_result).
+    harbor_result: dict[str, Any] | None = None
 
 
 @dataclass
@@ -45,15 +56,24 @@ def release_files(
     models: list[ModelEntry],
     tasks: list[TaskEntry],
     attempts: list[AttemptFiles],
+    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
 ) -> dict[str, bytes]:
     model_ids = sorted(m.id for m in models)
     by_model = {m.id: m for m in models}
     task_ids = sorted(t.id for t in tasks)
     by_task = {t.id: t for t in tasks}
     surfaces = {t.id: t.surface for t in tasks}
+    # Every attempt comes scored under this import's rule (attempts.trial_attempt;
+    # kept models' by attempts.rescore), a trial the rule leaves out flagged so.
+    counted = {id(a): LEFT_OUT not in a.flags for a in attempts}
+    every = attempts
     further = sorted((a for a in attempts if a.trial), key=lambda a: a.trial)
     attempts = [a for a in attempts if not a.trial]
     by_key = {(a.model, a.task): a for a in attempts}
+    raised: dict[tuple[str, str], int] = {}
+    for a in every:
+        failed = any(f.startswith(EXCEPTION_FLAG_PREFIX) for f in a.flags)
+        raised[(a.model, a.task)] = raised.get((a.model, a.task), 0) + failed
     trial_runs: dict[tuple[str, str], list[AttemptFiles]] = {}
     for a in further:
         trial_runs.setdefault((a.model, a.task), []).append(a)
@@ -72,9 +92,11 @@ def release_files(
             True,
             cost.get("usd"),
             timing.get("duration_s"),
-            trials=tuple(t.score for t in more),
+            # None: a further trial the exceptions rule leaves out.
+            trials=tuple(t.score if counted[id(t)] else None for t in more),
             trial_costs=tuple(t.summary["cost"].get("usd") for t in more),
             trial_durations=tuple(t.summary["timing"].get("duration_s") for t in more),
+            errors=raised.get((a.model, a.task), 0),
         )
     figures = {m: model_figures(cells[m], surfaces, task_ids) for m in model_ids}
     ranked = competition_ranks([(m, figures[m].score) for m in model_ids])
@@ -91,9 +113,14 @@ def release_files(
                 "harness": spec.harness,
                 "provider": spec.provider,
                 **figures[m].aggregate(),
-                # Beyond v1 (readers may ignore them): the pass rate with its counts.
+                # Beyond v1 (readers may ignore them): the pass rate with its
+                # counts, the trials that raised, and what the jobs' own
+                # result.json say (leaderboard.harbor_result).
                 "passed": f.passed,
                 "pass_rate": model_rate(f.score, f.passed, f.trials, f.tasks),
+                "trials": f.trials,
+                "errors": f.errors,
+                **({HARBOR_RESULT: spec.harbor_result} if spec.harbor_result else {}),
             }
         )
     files["leaderboard.json"] = dump({**head, "scoring_rule": RULE, "rows": rows})
@@ -178,6 +205,7 @@ def release_files(
             "revision": revision,
             "generated_at": generated_at,
             "scoring_rule": RULE,
+            "exceptions_rule": exceptions_rule,
             "models": model_ids,
             "tasks": task_ids,
             "batches": [{"id": 1, "released_at": generated_at, "tasks": task_ids}]
@@ -199,7 +227,7 @@ def cell_document(cell: Cell) -> dict[str, Any]:
     ran the task several times (an extension v1 readers ignore)."""
     doc: dict[str, Any] = {"score": cell.score, "flags": list(cell.flags)}
     if cell.trials:
-        doc["x-trials"] = trials_figure(cell.score, cell.trials)
+        doc["x-trials"] = trials_figure(cell.score if cell.counted else None, cell.trials)
     return doc
 
 

@@ -19,6 +19,7 @@ from functools import partial
 
 from ingest.harbor.attempts import AttemptFiles, dump, trial_attempt
 from ingest.harbor.identity import ModelIdentity, model_clashes, repeated_trials, task_clashes
+from ingest.harbor.job_summary import Eval, job_figures, read_evals
 from ingest.harbor.layout import RESULT, find_trials
 from ingest.harbor.naming import ModelRule, model_of, slugify
 from ingest.harbor.release import ModelEntry, TaskEntry
@@ -27,6 +28,7 @@ from ingest.harbor.source import LazyFolder, digests_of
 from ingest.harbor.trial import Trial, TrialProblem, read_head, read_trial
 from ingest.progress import Phase, Progress, ProgressCallback
 from ingest.reader import ReleaseSource
+from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 
 def _order(trial: Trial) -> tuple[str, str]:
@@ -44,6 +46,7 @@ class _Slot:
     n: int  # its number among the model's trials of the task
     of: int  # how many there are
     threshold: float
+    exceptions_rule: str
 
 
 def _build(slot: _Slot, scrub: TrialScrub | None, listed: list[dict] | None) -> AttemptFiles:
@@ -55,7 +58,12 @@ def _build(slot: _Slot, scrub: TrialScrub | None, listed: list[dict] | None) -> 
             f"({trial.trial_name}; trial 0 is the attempt's own page)"
         )
     attempt = trial_attempt(
-        trial, bench=slot.bench, model=slot.model, task=slot.task, threshold=slot.threshold
+        trial,
+        bench=slot.bench,
+        model=slot.model,
+        task=slot.task,
+        threshold=slot.threshold,
+        exceptions_rule=slot.exceptions_rule,
     )
     attempt.trial = slot.n
     if listed is not None:
@@ -86,6 +94,7 @@ class HarborJobs:
     bench: str
     threshold: float
     scrubbing: TrialScrub
+    exceptions_rule: str
     models: dict[str, ModelEntry] = field(default_factory=dict)
     tasks: dict[str, TaskEntry] = field(default_factory=dict)
     groups: dict[tuple[str, str], list[Trial]] = field(default_factory=dict)
@@ -107,7 +116,16 @@ class HarborJobs:
             built: list[tuple[AttemptFiles, dict, _Slot, bool]] = []
             listed = []
             for n, head in enumerate(group):
-                slot = _Slot(head, self.bench, model_id, task_id, n, len(group), self.threshold)
+                slot = _Slot(
+                    head,
+                    self.bench,
+                    model_id,
+                    task_id,
+                    n,
+                    len(group),
+                    self.threshold,
+                    self.exceptions_rule,
+                )
                 before = self.scrubbing.total
                 try:
                     attempt = _build(slot, self.scrubbing, None)
@@ -145,17 +163,21 @@ def read_jobs(
     rules: dict[tuple[str, str], ModelRule],
     threshold: float,
     scrubbing: TrialScrub,
+    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
     allow_partial: bool = False,
     progress: ProgressCallback | None = None,
 ) -> HarborJobs:
-    """Find the trials of ``trees`` and read their result.json; nothing more."""
-    jobs = HarborJobs(bench, threshold, scrubbing, progress=progress)
+    """Find the trials of ``trees`` and read their result.json (and each job's
+    own result.json, its figures set on its models); nothing more."""
+    jobs = HarborJobs(bench, threshold, scrubbing, exceptions_rule, progress=progress)
     problems, notes = jobs.problems, jobs.notes
     trials: list[Trial] = []
+    evals: list[Eval] = []
     for tree, label in trees:
         found, found_problems, found_notes = find_trials(tree, label, allow_partial=allow_partial)
         problems += found_problems
         notes += found_notes
+        evals += read_evals(tree, label, found, threshold=threshold)
         for folder in found:
             try:
                 trials.append(read_head(folder, scrubbing))
@@ -177,11 +199,17 @@ def read_jobs(
         lambda t: ModelIdentity(model_of(t, rules).id, (t.model_name, t.agent) in rules),
     )
     task_names: dict[str, str] = {}
+    model_of_trial: dict[tuple[str, str], str] = {}
     for trial in trials:
         model = model_of(trial, rules)
         jobs.models.setdefault(model.id, model)
         jobs.groups.setdefault((model.id, slugify(trial.task_name)), []).append(trial)
         task_names.setdefault(slugify(trial.task_name), trial.task_name)
+        model_of_trial[(trial.folder.job, trial.trial_name)] = model.id
+    by_model, eval_notes = job_figures(evals, model_of_trial)
+    notes += eval_notes
+    for model_id, figures in by_model.items():
+        jobs.models[model_id].harbor_result = figures.document()
     jobs.tasks = {
         slug: TaskEntry(slug, name, _surface(trials, name), extra={"harbor_task_name": name})
         for slug, name in sorted(task_names.items())

@@ -112,6 +112,38 @@ class Trial:
 # Harbor writes naive timestamps (``2025-11-19T14:18:43.882955``): they are UTC,
 # and are written with ``Z`` (the ATIF normaliser's rule, so both agree).
 utc = atif.utc
+_OFFSET = re.compile(r"(Z|[+-]\d\d:?\d\d)$")
+
+
+def _instant(ts: str | None) -> datetime | None:
+    """An absolute time, or None when ``ts`` is none or gives no UTC offset."""
+    if not ts or not _OFFSET.search(ts):
+        return None
+    try:
+        return datetime.fromisoformat(ts.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def exception_time(raw: Any, started: str | None, finished: str | None) -> dict[str, Any]:
+    """When the exception was raised, as far as the file says.
+
+    Harbor writes ``exception_info.occurred_at`` without a UTC offset in the
+    runner's local time (in real jobs hours away from the trial's own UTC
+    times), so a time without an offset is no absolute time: it is kept as
+    written, ``occurred_at_local``, and ``occurred_at`` is null. A time with an
+    offset is ``occurred_at`` only when it lies within the trial's start and
+    end; outside them it is kept as written too, never shown as when it happened.
+    """
+    if not isinstance(raw, str) or not raw:
+        return {"occurred_at": None}
+    moment = _instant(raw)
+    if moment is None:
+        return {"occurred_at": None, "occurred_at_local": raw}
+    start, end = _instant(started), _instant(finished)
+    if (start and moment < start) or (end and moment > end):
+        return {"occurred_at": None, "occurred_at_as_written": raw}
+    return {"occurred_at": utc(raw)}
 
 
 def _seconds(start: str | None, end: str | None) -> float:
@@ -185,7 +217,9 @@ def _amount(value: Any, where: str, kind: type = float) -> Any:
     return value if kind is int else number
 
 
-def _exception(value: Any, where: str) -> dict[str, Any] | None:
+def _exception(
+    value: Any, where: str, started: str | None, finished: str | None
+) -> dict[str, Any] | None:
     if not isinstance(value, dict):
         return None
     kind = value.get("exception_type") or "Exception"
@@ -199,7 +233,12 @@ def _exception(value: Any, where: str) -> dict[str, Any] | None:
     return {
         "type": kind,
         "message": str(value.get("exception_message") or ""),
-        "occurred_at": _timestamp(value.get("occurred_at"), f"{where}.occurred_at"),
+        # Refused unless a date and time; then placed by exception_time.
+        **(
+            exception_time(value.get("occurred_at"), started, finished)
+            if _timestamp(value.get("occurred_at"), f"{where}.occurred_at")
+            else {"occurred_at": None}
+        ),
     }
 
 
@@ -245,7 +284,7 @@ def read_head(folder: TrialFolder, scrub: TrialScrub | None = None) -> Trial:
         reward_file=None,
         rewards=None,
         tests=None,
-        exception=_exception(doc.get("exception_info"), f"{at}: exception_info"),
+        exception=_exception(doc.get("exception_info"), f"{at}: exception_info", started, finished),
         finished=finished is not None,
         started_at=started,
         finished_at=finished,

@@ -67,7 +67,10 @@ def check_attempt(
     attempt.requests = sum(len(v) for v in (docs.vendor_log or {}).get("vendors", {}).values())
     attempt.published_score = docs.summary["score"]
     attempt.recomputed_score = score_verdict(
-        manifest.scoring_rule, verdict_outcomes(docs.verdict), docs.verdict
+        manifest.scoring_rule,
+        verdict_outcomes(docs.verdict),
+        docs.verdict,
+        manifest.exceptions_rule or "",
     )
     reading = docs.transcript
     if reading is not None:

@@ -13,7 +13,12 @@ from dataclasses import dataclass, field
 
 from ingest.plan.attempts import check_attempt
 from ingest.plan.checker import Checker
-from ingest.plan.diff import compare_with_database, existing_attempt_hashes, known_attempts
+from ingest.plan.diff import (
+    compare_with_database,
+    existing_attempt_hashes,
+    known_attempts,
+    rules_change,
+)
 from ingest.plan.release import (
     attempt_folders,
     check_derived,
@@ -99,7 +104,10 @@ def check_release(
     read_task_files(check, manifest, released)
     release.folders = attempt_folders(check, manifest, released)
     release.existing = existing_attempt_hashes(manifest.bench)
-    release.known = known_attempts(manifest.bench, manifest.scoring_rule)
+    if rules_change(manifest.bench, manifest.scoring_rule, plan.exceptions_rule):
+        # Same files, other rules: every attempt is written again, rescored.
+        release.existing = dict.fromkeys(release.existing, "")
+    release.known = known_attempts(manifest.bench, manifest.scoring_rule, plan.exceptions_rule)
     compare_with_database(plan, release.existing, release.folders)
     return release
 

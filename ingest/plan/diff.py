@@ -34,14 +34,26 @@ _KNOWN_FIELDS = {
 }
 
 
-def known_attempts(bench: str, scoring_rule: str) -> dict[Folder, dict]:
+def rules_change(bench: str, scoring_rule: str, exceptions_rule: str) -> bool:
+    """The bench exists and scores by other rules than these: every attempt is rescored."""
+    return (
+        Bench.objects.filter(slug=bench)
+        .exclude(scoring_rule=scoring_rule, exceptions_rule=exceptions_rule)
+        .exists()
+    )
+
+
+def known_attempts(bench: str, scoring_rule: str, exceptions_rule: str = "") -> dict[Folder, dict]:
     """The plan's figures of every attempt already in ``bench``, by (model, task, trial),
     as they were found when it was imported: one query.
 
-    Empty when the bench's scoring rule changes (the recomputed scores would
-    differ); an attempt without its evidence or transcript check is left out.
+    Empty when the bench's scoring or exceptions rule changes (the recomputed
+    scores would differ); an attempt without its evidence or transcript check
+    is left out.
     """
-    if not Bench.objects.filter(slug=bench, scoring_rule=scoring_rule).exists():
+    if not Bench.objects.filter(
+        slug=bench, scoring_rule=scoring_rule, exceptions_rule=exceptions_rule
+    ).exists():
         return {}
     rows = Attempt.all_trials.filter(
         bench__slug=bench,
@@ -60,11 +72,18 @@ def compare_with_database(
     bench = Bench.objects.filter(slug=manifest.bench).first()
     if bench is None:
         plan.bench_status = "new"
-    elif (bench.title, bench.revision, bench.generated_at, bench.scoring_rule) == (
+    elif (
+        bench.title,
+        bench.revision,
+        bench.generated_at,
+        bench.scoring_rule,
+        bench.exceptions_rule,
+    ) == (
         manifest.title,
         manifest.revision,
         manifest.generated_at,
         manifest.scoring_rule,
+        manifest.exceptions_rule or "",
     ):
         plan.bench_status = "unchanged"
     else:

@@ -31,6 +31,7 @@ def read_top_documents(check: Checker) -> None:
     if manifest is not None:
         plan.bench, plan.title, plan.revision = manifest.bench, manifest.title, manifest.revision
         plan.scoring_rule = manifest.scoring_rule
+        plan.exceptions_rule = manifest.exceptions_rule or ""
 
 
 def check_manifest(check: Checker, manifest: schema.ManifestDoc) -> None:

@@ -133,6 +133,7 @@ class ImportPlan:
     title: str = ""
     revision: str = ""
     scoring_rule: str = ""
+    exceptions_rule: str = ""
     manifest: schema.ManifestDoc | None = None
     leaderboard: schema.LeaderboardDoc | None = None
     matrix: schema.MatrixDoc | None = None

@@ -14,11 +14,19 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from leaderboard.facts import ModelFacts
-from leaderboard.formatting import model_rate, plural, rank_range, score, usd
+from leaderboard.formatting import cost_sum, model_rate, plural, rank_range, score, usd
 from leaderboard.models import Model
 from leaderboard.queries import FlagReasons, ModelDisagreements
 from leaderboard.render.svg import ci_whisker
 from leaderboard.templatetags.board import heat_class, pass_rate
+
+# What the leaderboard's note says of the bench's exceptions rule.
+EXCEPTIONS_NOTES = {
+    "harbor": "A trial that raised still counts its reward, as the job's own result.json does.",
+    "fail": "A trial that raised fails, whatever its reward.",
+    "terminal-bench": "A trial that raised anything but a timeout is left out, as "
+    "Terminal-Bench counts it.",
+}
 
 
 def flag_reason_text(reasons: FlagReasons) -> str:
@@ -95,6 +103,8 @@ def board_row(
     facts: ModelFacts | None = None,
     pass_k: str | None = None,
     run_cost: bool = False,
+    errors: bool = False,
+    tasks_total: int = 0,
 ) -> SafeString:
     """One ``<tr>`` of the leaderboard, cells in the order of the header
     (``pass_k``: the k whose pass@k and pass^k columns are shown; ``run_cost``:
@@ -111,6 +121,12 @@ def board_row(
         low, high = score(model.ci_low, percent), score(model.ci_high, percent)
         interval_title = f' title="95% interval {low}–{high}"'
         interval_text = f'<span class="visually-hidden">95% interval {low} to {high}</span>'
+    if model.tasks < tasks_total:
+        # The exceptions rule left every trial of some tasks out: the mean is over fewer.
+        interval_text += (
+            f' <span class="covers muted" title="the tasks this figure is a mean over">'
+            f"covers {model.tasks} of {tasks_total} tasks</span>"
+        )
     cells = [
         f'<tr id="model-{escape(model.slug)}">{rank_cell(model)}',
         f'<th scope="row" class="model-name"><a href="{escape(href)}">'
@@ -144,13 +160,15 @@ def board_row(
             f'title="{escape(surface)}: {counts}">{score(value, percent)}</span></td>'
         )
     if cost_known:
-        cells.append(f'<td class="num">{usd(model.cost_usd)}</td>')
+        cells.append(f'<td class="num">{cost_sum(model.cost_usd, model.cost_unknown_trials)}</td>')
         if run_cost:
             cells.append(f'<td class="num">{usd(model.run_cost_usd)}</td>')
     else:
         # No released attempt reported a cost: $0.00 would claim it was free.
         unknown = '<td class="num cost-unknown" title="no cost in the release">unknown</td>'
         cells.append(unknown * (2 if run_cost else 1))
+    if errors:
+        cells.append(f'<td class="num errors">{model.errors}</td>')
     if model.flagged:
         why = escape(flag_reason_text(reasons))
         cells.append(

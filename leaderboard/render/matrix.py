@@ -17,6 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from leaderboard.formatting import score
 from leaderboard.queries import CELL_DETAIL, CELL_SCORE, MatrixTask, cell_flags
+from leaderboard.scoring import EXCEPTION_FLAG_PREFIX
 from leaderboard.templatetags.board import heat_class, pass_rate
 
 
@@ -42,6 +43,9 @@ def _address_prefix(name: str, *args: str) -> str:
     return url[: -len(probe) - 1]
 
 
+# Shown after the figure of a cell whose trial raised; the label says it in words.
+RAISED_MARK = '<span class="raised-mark" aria-hidden="true">!</span>'
+
 # heat_class for the 101 scores a cell can show, looked up instead of called.
 _HEAT = [heat_class(i / 100) for i in range(101)]
 
@@ -53,12 +57,13 @@ def matrix_body(
     cells: dict[int, dict[int, tuple]],
     *,
     percent: bool,
-    trials: dict[int, dict[int, tuple[int, int]]] | None = None,
+    trials: dict[int, dict[int, tuple[int, int, int]]] | None = None,
 ) -> SafeString:
     """``<tr>`` rows: the model's name and score, then one cell per column.
 
     A cell in ``trials`` (the model ran the task several times) shows its
-    passed/total trials, e.g. "2/3", coloured by their pass rate."""
+    passed/total trials, e.g. "2/3", coloured by their pass rate. A cell whose
+    trial raised an exception (Harbor) is marked "!" and its label says so."""
     out: list[str] = []
     column_bits = [(c.pk, escape(c.slug), c.released, c.visible, escape(c.title)) for c in columns]
     model_prefix = escape(_address_prefix("model", bench))
@@ -85,20 +90,29 @@ def matrix_body(
             shown = round(min(max(value, 0.0), 1.0) * 100)
             counted = row_trials.get(task_pk)
             if counted is not None:
-                passed, total = counted
-                heat = _HEAT[round(passed / total * 100)]
+                passed, total, raised = counted
+                heat = _HEAT[round(passed / total * 100)] if total else _HEAT[0]
                 label = f"{name} on {title}: {passed} of {total} trials passed"
+                mark = ""
+                if raised:
+                    label += f", {raised} raised an exception"
+                    heat += " raised"
+                    mark = RAISED_MARK
                 out.append(
                     f'<td class="{heat} trials"><a href="{attempt_prefix}{task_slug}/" '
-                    f'title="{label}" aria-label="{label}">{passed}/{total}</a></td>'
+                    f'title="{label}" aria-label="{label}">{passed}/{total}{mark}</a></td>'
                 )
                 continue
             # The visible number is the score ×100; a title adds only what the
             # cell cannot show (flags, why there is no link), keeping a
             # 20,000-cell page small.
+            mark = ""
             if flags:
                 classes = f"{_HEAT[shown]} flagged"
                 tip = f"{score(value)} · " + escape(", ".join(flags))
+                if any(f.startswith(EXCEPTION_FLAG_PREFIX) for f in flags):
+                    classes += " raised"
+                    mark = RAISED_MARK
             else:
                 classes, tip = _HEAT[shown], ""
             if not released:
@@ -111,7 +125,7 @@ def matrix_body(
                 label = f"{name} on {title}: {shown}" + (f" ({tip})" if tip else "")
                 out.append(
                     f'<td class="{classes}"><a href="{attempt_prefix}{task_slug}/" '
-                    f'title="{label}" aria-label="{label}">{shown}</a></td>'
+                    f'title="{label}" aria-label="{label}">{shown}{mark}</a></td>'
                 )
             else:
                 # Staged (staff only), or released without an attempt folder.

@@ -23,6 +23,14 @@ register.filter("cost", formatting.cost)
 register.filter("signed", formatting.signed)
 register.filter("duration", formatting.duration)
 register.filter("size", formatting.size)
+register.filter("figure", formatting.figure)
+register.filter("reward", formatting.reward)
+
+
+@register.filter
+def model_cost(model) -> str:
+    """A model's summed cost: "$12.30", "$12.30 + 3 unknown" or "unknown"."""
+    return formatting.cost_sum(model.cost_usd, model.cost_unknown_trials)
 
 
 @register.filter

@@ -15,6 +15,18 @@ from leaderboard.models import Batch, Task
 from leaderboard.rule_texts import RULES, example
 from leaderboard.scoring import MISSING_ATTEMPT, MISSING_VERDICT
 
+# The exceptions rule in force (leaderboard.scoring.EXCEPTIONS_RULES), in words.
+EXCEPTIONS_RULES_TEXT = {
+    "harbor": "Harbor's own rule: a trial whose run raised an exception (a timeout, a "
+    "non-zero exit, a rate limit) still had its verifier run, and its reward decides, as "
+    "the job's result.json counts it. The exception stays a flag on the attempt.",
+    "fail": "Any trial whose run raised an exception fails, whatever reward its verifier gave.",
+    "terminal-bench": "Terminal-Bench's rule: a trial that raised anything but "
+    "AgentTimeoutError or VerifierTimeoutError is left out of the figures; the others count "
+    "their reward (a missing one as 0). A task all of whose trials are left out is left out "
+    "of that model's mean, and its row says how many tasks it covers.",
+}
+
 
 def about(request, bench: str):
     bench = queries.bench_or_404(bench)
@@ -39,6 +51,8 @@ def about(request, bench: str):
             "section": "about",
             "rule": rule,
             "example": example(bench, request.user, rule) if rule else None,
+            "exceptions_text": EXCEPTIONS_RULES_TEXT.get(bench.exceptions_rule, ""),
+            "job_disagreements": queries.job_disagreements(bench),
             "states": states,
             "batches": batches,
             "flagged": figures["flagged"] or 0,

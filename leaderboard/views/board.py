@@ -14,7 +14,7 @@ from leaderboard import facts as model_facts
 from leaderboard import queries
 from leaderboard.models import Attempt, Model, Task
 from leaderboard.render import download
-from leaderboard.render.board import board_row
+from leaderboard.render.board import EXCEPTIONS_NOTES, board_row
 from leaderboard.render.svg import ChartPoint, pareto_frontier, score_cost_chart
 from leaderboard.views.revisions import citation
 
@@ -35,6 +35,7 @@ SORTS: dict[str, Callable[[Model], Any]] = {
     "score": lambda m: (m.score, -m.rank, m.slug),
     "cost": lambda m: (m.cost_usd, m.rank, m.slug),
     "flagged": lambda m: (m.flagged, m.rank, m.slug),
+    "errors": lambda m: (m.errors, m.rank, m.slug),
 }
 SURFACE_PREFIX = "surface:"
 
@@ -133,7 +134,7 @@ def board(request, bench: str):
         .order_by("model_id")
         .values_list("model_id", flat=True)
         .distinct()
-    )
+    ) - {m.pk for m in models if m.cost_usd is None}
     disagreements = queries.disagreements_by_model(bench)
     # K: the most trials of any task among the rows shown.
     most = most_trials(models) if bench.is_pass_fail else 0
@@ -141,6 +142,11 @@ def board(request, bench: str):
     models, sort = sort_models(models, request.GET.get("sort", ""), costed, k)
     # Some model ran a task several times: the cost of one run differs from the total.
     several = any(m.trials > m.tasks for m in models)
+    # Benches whose runs can raise (Harbor's) have an Errors column.
+    errors = bool(bench.exceptions_rule)
+    tasks_total = Task.objects.filter(bench=bench).count() if errors else 0
+    # Some model's cost sum lacks some attempts' costs: the table says how many.
+    partly = any(m.cost_unknown_trials for m in models)
     fmt = download.wanted(request)
     if fmt:
         ks = [str(i) for i in range(1, most + 1)] if bench.is_pass_fail else []
@@ -150,7 +156,9 @@ def board(request, bench: str):
             columns=["rank", "rank_low", "rank_high", "model", "display_name", "harness",
                      "provider", *model_facts.FIELDS, "score", "passed", "trials", "tasks",
                      "ci_low", "ci_high",
-                     *(f"surface:{s}" for s in surfaces), "cost_usd", "run_cost_usd", "flagged",
+                     *(f"surface:{s}" for s in surfaces), "cost_usd",
+                     *(["cost_unknown_trials"] if partly else []), "run_cost_usd",
+                     *(["errors"] if errors else []), "flagged",
                      *(f"pass_at_k:{i}" for i in ks), *(f"pass_hat_k:{i}" for i in ks)],
             rows=(
                 [m.rank, m.rank_low, m.rank_high, m.slug, m.display_name, m.harness,
@@ -158,7 +166,9 @@ def board(request, bench: str):
                  m.tasks, m.ci_low, m.ci_high,
                  *((m.by_surface.get(s) or {}).get("score") for s in surfaces),
                  m.cost_usd if m.pk in costed else None,
-                 m.run_cost_usd if m.pk in costed else None, m.flagged,
+                 *([m.cost_unknown_trials] if partly else []),
+                 m.run_cost_usd if m.pk in costed else None,
+                 *([m.errors] if errors else []), m.flagged,
                  *(m.pass_at_k.get(i) for i in ks), *(m.pass_hat_k.get(i) for i in ks)]
                 for m in models
             ),
@@ -179,6 +189,8 @@ def board(request, bench: str):
             facts=facts[m.pk],
             pass_k=str(k) if k else None,
             run_cost=several,
+            errors=errors,
+            tasks_total=tasks_total,
         )
         rows.append(BoardRow(model=m, href=href, disagrees=disagreements.get(m.pk), html=html))
     # A model without cost data has no place on a cost axis, nor on its frontier.
@@ -223,7 +235,9 @@ def board(request, bench: str):
             "k": k,
             "k_text": str(k) if k else "",
             "ks": list(range(1, most + 1)) if k else [],
-            "extra_columns": (2 if k else 0) + (1 if several else 0),
+            "extra_columns": (2 if k else 0) + (1 if several else 0) + errors,
+            "errors": errors,
+            "exceptions_note": EXCEPTIONS_NOTES.get(bench.exceptions_rule, ""),
             **citation(request, bench),
         },
     )

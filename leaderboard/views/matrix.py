@@ -25,6 +25,7 @@ from leaderboard.models import Model
 from leaderboard.queries import MatrixTask
 from leaderboard.render import download
 from leaderboard.render.matrix import MatrixRow, matrix_body
+from leaderboard.scoring import TERMINAL_BENCH_EXCEPTIONS
 
 
 @dataclass(frozen=True)
@@ -135,10 +136,12 @@ def matrix(request, bench: str):
     columns = list(page.object_list)
     model_filter = [r.pk for r in rows] if (harnesses or model_slugs) else None
     cells = queries.matrix_cells(bench, task_ids=[t.pk for t in columns], model_ids=model_filter)
-    # Only a bench whose models ran some task several times asks for trials.
+    # Only a bench whose models ran some task several times asks for trials
+    # (where the exceptions rule leaves trials out, the counts cannot tell).
     trials = (
         queries.matrix_trials(cells, task_ids=[t.pk for t in columns], model_ids=model_filter)
         if any(values[8] > values[7] for values in all_models)
+        or bench.exceptions_rule == TERMINAL_BENCH_EXCEPTIONS
         else None
     )
     fmt = download.wanted(request)

@@ -77,6 +77,24 @@ def test_the_start_page_offers_the_bench_id_field(staff_client):
     assert 'name="bench"' in html and "Harbor jobs" in html
 
 
+def test_the_admin_import_scores_trials_that_raised_by_the_chosen_rule(staff_client, tmp_path):
+    root = tmp_path / "jobs"
+    trial(job(root), "t1", reward=1.0, exception={"exception_type": "AgentTimeoutError"})
+    target = tmp_path / "jobs.tar.gz"
+    with tarfile.open(target, "w:gz") as archive:
+        archive.add(root, arcname="jobs")
+    start = staff_client.get(reverse(START)).content.decode()
+    assert 'name="exceptions"' in start and "terminal-bench" in start
+    response = upload(staff_client, target, bench="ibench", exceptions="fail")
+    token = token_of(response)
+    preview = staff_client.get(reverse("admin:ingest_import_preview", args=[token]))
+    assert "scored by the <code>fail</code> rule" in preview.content.decode()
+    job_row = apply_and_run(staff_client, token)
+    assert job_row.state == "done" and job_row.exceptions_rule == "fail"
+    assert Bench.objects.get(slug="ibench").exceptions_rule == "fail"
+    assert Attempt.objects.get().score == 0.0
+
+
 def raw_job_archive(tmp_path: Path) -> Path:
     """A job whose trajectory names the runner's home folder, as raw Harbor output does."""
     root = tmp_path / "raw"

@@ -163,7 +163,7 @@ def test_reward_json_with_several_keys_and_no_reward_is_refused_naming_the_file(
     assert not Bench.objects.exists()
 
 
-def test_an_exception_scores_zero_is_flagged_and_shown_on_the_attempt_page(tmp_path, client):
+def test_an_exception_is_flagged_and_shown_while_the_reward_decides(tmp_path, client):
     exception = {
         "exception_type": "AgentTimeoutError",
         "exception_message": "Agent execution timed out after 900.0 seconds",
@@ -171,11 +171,13 @@ def test_an_exception_scores_zero_is_flagged_and_shown_on_the_attempt_page(tmp_p
     trial(job(tmp_path), "t1", reward=1.0, exception=exception)
     quiet(tmp_path)
     attempt = Attempt.objects.select_related("model", "task").get()
-    assert attempt.score == 0.0
+    # Harbor's rule (the default): the verifier ran after the timeout; its reward counts.
+    assert attempt.score == 1.0
     assert "exception:AgentTimeoutError" in attempt.flags
     html = body(client.get(reverse("attempt", args=["hb", attempt.model.slug, "t1"])))
     assert "AgentTimeoutError" in html
     assert "Agent execution timed out after 900.0 seconds" in html
+    assert "the verifier still ran: reward 1 (passed)" in " ".join(html.split())
 
 
 def test_a_null_cost_shows_unknown_never_zero_dollars(tmp_path, client):

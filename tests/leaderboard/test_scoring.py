@@ -1,11 +1,13 @@
 import pytest
 
 from leaderboard.scoring import (
+    LEFT_OUT,
     MISSING_ATTEMPT,
     MISSING_VERDICT,
     Cell,
     CheckOutcome,
     competition_ranks,
+    is_counted,
     model_figures,
     pass_at_k,
     pass_hat_k,
@@ -96,9 +98,39 @@ def test_reward_threshold_scores_zero_without_a_numeric_reward():
     assert score_verdict("reward-threshold", None, {"reward": 1.0}) == 0.0
 
 
-def test_reward_threshold_scores_zero_when_the_trial_ended_in_an_exception():
-    verdict = {"reward": 1.0, "exception": "AgentTimeoutError"}
-    assert score_verdict("reward-threshold", [], verdict) == 0.0
+def test_a_trial_that_raised_scores_by_the_exceptions_rule():
+    rewarded = {"reward": 1.0, "exception": "NonZeroAgentExitCodeError"}
+    timed_out = {"reward": 1.0, "exception": "AgentTimeoutError"}
+    unrewarded = {"reward": None, "exception": "AgentTimeoutError"}
+    # harbor (and no rule at all): the verifier ran after the exception; the reward decides.
+    for rule in ("harbor", ""):
+        assert score_verdict("reward-threshold", [], rewarded, rule) == 1.0
+        assert score_verdict("reward-threshold", [], unrewarded, rule) == 0.0
+        assert is_counted(rewarded, rule)
+    # fail: any exception fails the trial.
+    assert score_verdict("reward-threshold", [], rewarded, "fail") == 0.0
+    assert score_verdict("reward-threshold", [], {"reward": 1.0}, "fail") == 1.0
+    # terminal-bench: left out unless it timed out; a timeout counts its reward, none as 0.
+    assert not is_counted(rewarded, "terminal-bench")
+    assert is_counted(timed_out, "terminal-bench")
+    assert score_verdict("reward-threshold", [], timed_out, "terminal-bench") == 1.0
+    assert is_counted(unrewarded, "terminal-bench")
+    assert score_verdict("reward-threshold", [], unrewarded, "terminal-bench") == 0.0
+    assert is_counted({"reward": 0.0}, "terminal-bench") and is_counted(None, "terminal-bench")
+
+
+def test_model_figures_leave_out_what_the_rule_leaves_out_and_say_how_many_tasks_remain():
+    cells = {
+        # Trial 0 left out, its further trials counted: 1 of 2 passed.
+        "t1": Cell(score=1.0, flags=(LEFT_OUT,), trials=(1.0, 0.0), errors=1),
+        # Every trial left out: the task is not in the mean.
+        "t2": Cell(score=0.0, flags=(LEFT_OUT,), trials=(None,), errors=2),
+        "t3": Cell(score=1.0),
+    }
+    figures = model_figures(cells, dict.fromkeys(cells, "s"), list(cells))
+    assert (figures.passed, figures.trials, figures.tasks, figures.errors) == (2, 3, 2, 3)
+    # The mean over the two tasks covered: t1's counted trials 1/2, t3's 1.
+    assert figures.score == 0.75
 
 
 def test_model_figures_count_trials_where_a_task_ran_several_times():

@@ -23,7 +23,15 @@ class BenchSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Bench
-        fields = ["id", "title", "revision", "generated_at", "scoring_rule", "links"]
+        fields = [
+            "id",
+            "title",
+            "revision",
+            "generated_at",
+            "scoring_rule",
+            "exceptions_rule",
+            "links",
+        ]
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_links(self, bench) -> dict:
@@ -105,7 +113,9 @@ class ModelSerializer(serializers.ModelSerializer):
             "tasks",
             "flagged",
             "passed",
+            "errors",
             "cost_usd",
+            "cost_unknown_trials",
             "duration_s",
             "by_surface",
             "ci_low",

@@ -53,7 +53,18 @@ def fingerprint(bench: Bench) -> str:
             digest.update(json.dumps(row, sort_keys=True, default=str).encode())
             digest.update(b"\n")
 
-    feed([[bench.slug, bench.title, bench.revision, bench.generated_at, bench.scoring_rule]])
+    feed(
+        [
+            [
+                bench.slug,
+                bench.title,
+                bench.revision,
+                bench.generated_at,
+                bench.scoring_rule,
+                bench.exceptions_rule,
+            ]
+        ]
+    )
     feed([bench.extras])
     # "live" too: a model file lists a staged batch's attempts to staff only.
     feed(bench.batches.order_by("pk").values_list("pk", "number", "released_at", "live"))
@@ -61,6 +72,7 @@ def fingerprint(bench: Bench) -> str:
         bench.models.order_by("pk").values_list(
             "pk", "slug", "position", "content_hash", "display_name", "harness", "provider",
             "rank", "score", "tasks", "flagged", "cost_usd", "duration_s", "by_surface", "extras",
+            "errors", "cost_unknown_trials",
         )
     )  # fmt: skip
     feed(

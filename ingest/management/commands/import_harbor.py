@@ -16,7 +16,11 @@ from ingest.locks import ImportBusy
 from ingest.management.outcome import report_import
 from ingest.models import ImportRecord
 from ingest.reader import open_tree
-from leaderboard.scoring import DEFAULT_REWARD_THRESHOLD
+from leaderboard.scoring import (
+    DEFAULT_EXCEPTIONS_RULE,
+    DEFAULT_REWARD_THRESHOLD,
+    EXCEPTIONS_RULES,
+)
 
 
 def threshold(text: str) -> float:
@@ -54,6 +58,14 @@ class Command(BaseCommand):
             type=threshold,
             default=DEFAULT_REWARD_THRESHOLD,
             help="a trial passes when its reward is at least this (default 1.0)",
+        )
+        parser.add_argument(
+            "--exceptions",
+            choices=EXCEPTIONS_RULES,
+            default=DEFAULT_EXCEPTIONS_RULE,
+            help="how a trial that raised is scored: harbor (its reward decides, as the "
+            "job's result.json counts it; the default), fail (it fails), terminal-bench "
+            "(left out unless it timed out)",
         )
         parser.add_argument(
             "--allow-partial",
@@ -101,6 +113,7 @@ class Command(BaseCommand):
                     replace=options["replace"],
                     scrub=scrub,
                     progress=progress,
+                    exceptions_rule=options["exceptions"],
                 )
                 for line in describe(release):
                     self.stdout.write(line)
