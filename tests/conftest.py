@@ -77,12 +77,26 @@ def _fast_password_hashing():
 
 
 @pytest.fixture(autouse=True)
-def _no_api_tallies():
+def _no_api_tallies(request):
     """The rate limit's per-process tallies (trajectories.api.counts) start
-    empty: requests another test made must not count against this one's limit."""
+    empty: requests another test made must not count against this one's limit.
+    So do its shared counts where they are rows of the database (PostgreSQL's
+    cache table): a ``transaction=True`` test before this one commits them, and
+    flushing the database between tests leaves that table alone."""
+    from django.conf import settings
+    from django.core.cache import caches
+
     from trajectories.api import counts
 
     counts.forget()
+    in_database = settings.CACHES["shared"]["BACKEND"].endswith("DatabaseCache")
+    wants_db = request.node.get_closest_marker("django_db") or {
+        "db",
+        "transactional_db",
+    } & set(request.fixturenames)
+    if in_database and wants_db:
+        request.getfixturevalue("_django_db_helper")
+        caches["shared"].clear()
 
 
 @pytest.fixture(autouse=True)
