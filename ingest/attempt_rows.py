@@ -21,7 +21,7 @@ from leaderboard.scoring import (
     is_counted,
     score_verdict,
 )
-from trajectories.render.heights import block_lines
+from trajectories.render.heights import block_lines, split_large
 
 EVENT_COLUMNS = (
     "attempt",
@@ -249,14 +249,8 @@ def _dumps(value) -> str:
 
 def _event_row(attempt_id: int, event: dict, lines: list[int] | None) -> tuple:
     """One event as a row: the large strings in their own columns, the rest in ``doc``."""
-    doc = dict(event)
-    text = doc.pop("text", None)
-    output = None
+    doc, text, output = split_large(event)
     result = doc.get("result")
-    if isinstance(result, dict) and "output" in result:
-        result = dict(result)
-        output = result.pop("output")
-        doc["result"] = result
     doc_json = _dumps(doc)
     if "\\u0000" in doc_json or jsonsafe.NUL in (text or "") or jsonsafe.NUL in (output or ""):
         doc_json = _dumps(jsonsafe.pack(event))

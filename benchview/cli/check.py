@@ -15,15 +15,7 @@ HELP = "validate releases, Harbor jobs or transcripts; print what would be impor
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
-    parser.add_argument("--bench", help="the bench id for Harbor jobs (default: the folder's name)")
-    parser.add_argument(
-        "--scrub",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="rewrite internal host names and home paths instead of refusing them "
-        "(default: each import command's own: Harbor jobs scrubbed, releases refused)",
-    )
+    import_any.add_source_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:

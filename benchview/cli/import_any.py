@@ -12,6 +12,12 @@ HELP = "import releases, Harbor jobs or transcripts (told apart by content)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_source_arguments(parser)
+    parser.add_argument("--dry-run", action="store_true", help="validate and report; write nothing")
+
+
+def add_source_arguments(parser: argparse.ArgumentParser) -> None:
+    """What to read and how (``check`` takes the same)."""
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     parser.add_argument("--bench", help="the bench id for Harbor jobs (default: the folder's name)")
     parser.add_argument(
@@ -21,7 +27,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="rewrite internal host names and home paths instead of refusing them "
         "(default: each import command's own: Harbor jobs scrubbed, releases refused)",
     )
-    parser.add_argument("--dry-run", action="store_true", help="validate and report; write nothing")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -48,8 +48,9 @@ def event_lines(view: dict[str, Any]) -> int:
     return lines
 
 
-def _row(event: dict) -> dict:
-    """An imported event as the row ``event_view`` reads (``queries.page_events``)."""
+def split_large(event: dict) -> tuple[dict, str | None, str | None]:
+    """An event as it is stored: its ``text`` and its result's ``output`` (the
+    large strings, each in a column of its own) apart from the rest."""
     doc = dict(event)
     text = doc.pop("text", None)
     output = None
@@ -58,6 +59,13 @@ def _row(event: dict) -> dict:
         result = dict(result)
         output = result.pop("output")
         doc["result"] = result
+    return doc, text, output
+
+
+def _row(event: dict) -> dict:
+    """An imported event as the row ``event_view`` reads (``queries.page_events``)."""
+    doc, text, output = split_large(event)
+    result = doc.get("result")
     return {
         "index": event["index"],
         "type": event["type"],
