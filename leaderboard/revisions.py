@@ -63,7 +63,10 @@ def revision_record(
     same number or address.
     """
     with transaction.atomic():
-        Bench.objects.select_for_update().filter(pk=bench.pk).first()
+        # The row as the mirror will read it: the caller's copy may hold its
+        # extras in the order they were written, which PostgreSQL's jsonb does
+        # not keep, so a re-import would find different bytes and record again.
+        bench = Bench.objects.select_for_update().get(pk=bench.pk)
         board = dumps(documents.leaderboard_document(bench)).decode("utf-8")
         matrix = dumps(documents.matrix_document(bench)).decode("utf-8")
         last = bench.revisions.newest_first().first()
