@@ -131,12 +131,9 @@ def mutations(draw, targets):
     return name, path, kind, None
 
 
-def apply_mutation(root: Path, name: str, path: tuple, kind: str, value) -> None:
-    file = root / name
-    if kind == "bytes":
-        file.write_bytes(value)
-        return
-    doc = json.loads(file.read_text())
+def mutated_json(doc, path: tuple, kind: str, value) -> bytes:
+    """``doc`` (changed in place) with the field at ``path`` deleted, given
+    ``value``, or given the raw text ``value`` (``kind`` "raw"), as bytes."""
     parent = doc
     for key in path[:-1]:
         parent = parent[key]
@@ -147,7 +144,15 @@ def apply_mutation(root: Path, name: str, path: tuple, kind: str, value) -> None
     text = json.dumps(doc)
     if kind == "raw":
         text = text.replace(json.dumps(RAW), value, 1)
-    file.write_bytes(text.encode("utf-8", "surrogatepass"))
+    return text.encode("utf-8", "surrogatepass")
+
+
+def apply_mutation(root: Path, name: str, path: tuple, kind: str, value) -> None:
+    file = root / name
+    if kind == "bytes":
+        file.write_bytes(value)
+        return
+    file.write_bytes(mutated_json(json.loads(file.read_text()), path, kind, value))
 
 
 def media_state(root: Path) -> list[tuple[str, str]]:

@@ -42,7 +42,7 @@ from ingest.services import ImportRefused, release_import
 from leaderboard.models import Attempt
 from samplegen.release import generate_release
 from tests.ingest.harbor_trials import job, trial
-from tests.ingest.test_fuzz_release import HOSTILE_JSON, HOSTILE_RAW, PROFILE, RAW
+from tests.ingest.test_fuzz_release import HOSTILE_JSON, HOSTILE_RAW, PROFILE, mutated_json
 from tests.trajectories.normalise.helpers import check_contract
 from trajectories.normalise import NORMALISERS, detect, normalise
 
@@ -94,17 +94,7 @@ def _mutate(doc, path: tuple, kind: str, value) -> bytes:
     if not path:
         text = value if kind == "raw" else json.dumps(value)  # a whole line replaced
         return text.encode("utf-8", "surrogatepass")
-    parent = doc
-    for key in path[:-1]:
-        parent = parent[key]
-    if kind == "delete":
-        del parent[path[-1]]
-    else:
-        parent[path[-1]] = RAW if kind == "raw" else value
-    text = json.dumps(doc)
-    if kind == "raw":
-        text = text.replace(json.dumps(RAW), value, 1)
-    return text.encode("utf-8", "surrogatepass")
+    return mutated_json(doc, path, kind, value)
 
 
 @st.composite
