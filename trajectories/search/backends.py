@@ -35,17 +35,36 @@ def _fts_phrase(phrase: str) -> str:
     return '"' + phrase.lower() + '"'
 
 
-def _fts_ids(match: str) -> RawSQL:
-    return RawSQL(f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s", [match])
+def fts_ids(match: str, within: tuple[int, int] | None = None) -> RawSQL:
+    """The rowids (event ids) FTS5 finds for ``match``; ``within``, an id range
+    FTS5 restricts its walk to (one attempt's events)."""
+    sql = f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s"
+    if within is None:
+        return RawSQL(sql, [match])
+    return RawSQL(sql + " AND rowid BETWEEN %s AND %s", [match, *within])
+
+
+def fts_count(match: str, within: tuple[int, int]) -> tuple[str, list]:
+    """SQL and parameters counting the rowids FTS5 finds for ``match`` in a range of ids."""
+    sql = f"SELECT count(*) FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s AND rowid BETWEEN %s AND %s"
+    return sql, [match, *within]
+
+
+def fts_match(terms: Sequence[str], excluded: Sequence[str]) -> tuple[str, bool]:
+    """The FTS5 query of the phrases, and whether the events it finds are the
+    matches (True) or those to leave out (False: FTS5 cannot say "none of
+    these" alone, so excluded words without a term to find are inverted)."""
+    if not terms:
+        return " OR ".join(_fts_phrase(t) for t in excluded), False
+    match = " AND ".join(_fts_phrase(t) for t in terms)
+    match += "".join(f" NOT {_fts_phrase(t)}" for t in excluded)
+    return match, True
 
 
 def _sqlite(terms: Sequence[str], excluded: Sequence[str]) -> Q:
-    if not terms:
-        # FTS5 cannot say "none of these" alone: leave out the events holding any.
-        return ~Q(id__in=_fts_ids(" OR ".join(_fts_phrase(t) for t in excluded)))
-    match = " AND ".join(_fts_phrase(t) for t in terms)
-    match += "".join(f" NOT {_fts_phrase(t)}" for t in excluded)
-    return Q(id__in=_fts_ids(match))
+    match, holding = fts_match(terms, excluded)
+    found = Q(id__in=fts_ids(match))
+    return found if holding else ~found
 
 
 class VectorMatch(Expression):
