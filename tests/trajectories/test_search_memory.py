@@ -1,4 +1,4 @@
-"""The attempt page's search cuts a huge event's snippet from pieces: memory stays far under its size.
+"""The attempt page's search cuts a huge event's snippet from pieces: memory stays low.
 
 The match is found by the search index (which holds the first
 ``search_index_chars`` of each field); its snippet is then cut from the
