@@ -316,6 +316,11 @@ BENCHVIEW_LIMITS = {
     "attempt_first_failures": envint("BENCHVIEW_ATTEMPT_FIRST_FAILURES", 3),
     "attempt_events_per_piece": envint("BENCHVIEW_ATTEMPT_EVENTS_PER_PIECE", 500),
     "compare_step_chars": envint("BENCHVIEW_COMPARE_STEP_CHARS", 160),
+    # The compare page's aligned steps: rows per page (?rows=N), so its HTML is
+    # bounded whatever the two trajectories' lengths, and how many one-sided
+    # rows in a row are folded into one.
+    "compare_rows_per_page": envint("BENCHVIEW_COMPARE_ROWS_PER_PAGE", 300),
+    "compare_fold_min_rows": envint("BENCHVIEW_COMPARE_FOLD_MIN_ROWS", 4),
     "matrix_tasks_per_page": envint("BENCHVIEW_MATRIX_TASKS_PER_PAGE", 200),
     # Sign-in: failures for an account or from an address before a lockout of N minutes.
     "login_failure_limit": envint("BENCHVIEW_LOGIN_FAILURE_LIMIT", 5),

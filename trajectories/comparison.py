@@ -158,6 +158,49 @@ def _matching_blocks(
 
 
 @dataclass
+class AlignedRun:
+    """Consecutive rows of an alignment: ``rows`` are (row number, step of A or
+    None, step of B or None); ``folded`` when they are a run of one-sided rows
+    long enough to fold into one row, with how many steps each side took."""
+
+    rows: list[tuple[int, Any, Any]]
+    folded: bool = False
+    only_a: int = 0
+    only_b: int = 0
+
+
+def fold_runs(rows: list[tuple[int, Any, Any]], *, min_run: int) -> list[AlignedRun]:
+    """``rows`` in runs: each run of at least ``min_run`` rows with one side
+    empty folded, the rows between in runs of their own."""
+    runs: list[AlignedRun] = []
+    pending: list[tuple[int, Any, Any]] = []
+
+    def close_pending() -> None:
+        if len(pending) >= min_run:
+            only_a = sum(1 for _, a, _ in pending if a is not None)
+            runs.append(AlignedRun(list(pending), True, only_a, len(pending) - only_a))
+        elif pending:
+            _plain(runs, pending)
+        pending.clear()
+
+    for row in rows:
+        if row[1] is None or row[2] is None:
+            pending.append(row)
+        else:
+            close_pending()
+            _plain(runs, [row])
+    close_pending()
+    return runs
+
+
+def _plain(runs: list[AlignedRun], rows: list) -> None:
+    if runs and not runs[-1].folded:
+        runs[-1].rows.extend(rows)
+    else:
+        runs.append(AlignedRun(list(rows)))
+
+
+@dataclass
 class CheckRow:
     name: str
     level: str

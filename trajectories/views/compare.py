@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
@@ -31,10 +32,15 @@ def compare(request, bench: str, task: str, model_a: str, model_b: str):
         [s["key"] for s in steps_b],
         max_cells=limits["compare_align_max_cells"],
     )
-    alignment = [
-        {"a": None if i is None else steps_a[i], "b": None if j is None else steps_b[j]}
-        for i, j in pairs
+    per_page = limits["compare_rows_per_page"]
+    start = _rows_start(request, len(pairs), per_page)
+    # One page of rows, each with its row number: the page stays small however
+    # long the two trajectories are.
+    page_rows = [
+        (k, None if i is None else steps_a[i], None if j is None else steps_b[j])
+        for k, (i, j) in enumerate(pairs[start : start + per_page], start)
     ]
+    diverges_at = next((k for k, (i, j) in enumerate(pairs) if i is None or j is None), None)
     ea, eb = a.evidence, b.evidence
     checks = comparison.check_rows(results[a.pk], results[b.pk])
     return render(
@@ -74,14 +80,41 @@ def compare(request, bench: str, task: str, model_a: str, model_b: str):
                 formats={"cost": formatting.usd, "duration": formatting.duration},
             ),
             "endpoints": comparison.endpoint_rows(endpoints[a.pk], endpoints[b.pk]),
-            "alignment": alignment,
+            "runs": comparison.fold_runs(page_rows, min_run=limits["compare_fold_min_rows"]),
+            "fold_min": limits["compare_fold_min_rows"],
             "matched": sum(1 for i, j in pairs if i is not None and j is not None),
-            "diverges_at": next(
-                (k for k, (i, j) in enumerate(pairs) if i is None or j is None), None
-            ),
+            "diverges_at": diverges_at,
+            "diverges_href": _row_href(diverges_at, start, per_page),
+            "rows_total": len(pairs),
+            "rows_per_page": per_page,
+            "rows_page": start // per_page + 1,
+            "rows_start": start,
+            "rows_end": start + len(page_rows),
+            "rows_previous": start - per_page if start else None,
+            "rows_next": start + per_page if start + per_page < len(pairs) else None,
             "others": queries.other_models(found),
         },
     )
+
+
+def _rows_start(request, total: int, per_page: int) -> int:
+    """The first row of the page of aligned rows asked for (``?rows=N``, a
+    multiple of the page size, so each page has one address)."""
+    raw = request.GET.get("rows", "0")
+    if not (raw.isdecimal() and len(raw) < 12) or int(raw) % per_page:
+        raise Http404(f"rows must be a multiple of {per_page}.")
+    start = int(raw)
+    if start and start >= total:
+        raise Http404(f"There are {total} aligned rows.")
+    return start
+
+
+def _row_href(row: int | None, start: int, per_page: int) -> str:
+    """A link to an aligned row: its anchor, on its page of rows."""
+    if row is None:
+        return ""
+    first = row // per_page * per_page
+    return f"#step-{row}" if first == start else f"?rows={first}#step-{row}"
 
 
 @dataclass(frozen=True)
