@@ -378,6 +378,9 @@ BENCHVIEW_LIMITS = {
     "transcript_page_chunk_bytes": envint("BENCHVIEW_TRANSCRIPT_PAGE_CHUNK_BYTES", 256 * 1024),
     # Lines per transcript page (``?from=``); ``?all=1`` gives every line.
     "transcript_page_lines": envint("BENCHVIEW_TRANSCRIPT_PAGE_LINES", 2000),
+    # Bytes of a transcript line shown on its page (the rest is one click
+    # away, ?line=N): with the lines per page, a bound on a page's size.
+    "transcript_line_bytes": envint("BENCHVIEW_TRANSCRIPT_LINE_BYTES", 2000),
     # Admin import preview: names listed per group before "and N more".
     "preview_list_max": envint("BENCHVIEW_PREVIEW_LIST_MAX", 200),
 }
