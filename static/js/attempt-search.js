@@ -99,13 +99,14 @@
     page.ensure(index).then(function (el) { if (el) mark(el); }, function () {});
   }
 
-  // The query's whole words, any case, marked in the event's body (not its
-  // head): text nodes are split and the words put in <mark> elements, so the
-  // event's text is never parsed as HTML.
+  // The query's words, any case, marked in the event's body (not its head)
+  // where they start a word (the search finds the words they begin: refund,
+  // refunds): text nodes are split and the words put in <mark> elements, so
+  // the event's text is never parsed as HTML.
   var WORD = words.length
     ? new RegExp("(^|[^\\p{L}\\p{N}])(" + words.map(function (w) {
       return w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    }).join("|") + ")(?![\\p{L}\\p{N}])", "giu")
+    }).join("|") + ")", "giu")
     : null;
   function mark(el) {
     if (!WORD || el.dataset.marked) return;

@@ -1,8 +1,9 @@
-"""The attempt page's search cuts a huge event's snippet from pieces: memory stays low.
+"""The attempt page's search reads a huge event in pieces: memory stays far under its size.
 
-The match is found by the search index (which holds the first
-``search_index_chars`` of each field); its snippet is then cut from the
-event's text read in pieces up to the hit, never the whole 40 MB.
+The word is 40 MB into the event's text, far past what the search index
+holds (``search_index_chars``): the search still finds and counts it, by
+reading that event in pieces (on SQLite, in this process), and cuts its
+snippet the same way, never holding the whole 40 MB.
 
 Measured in a child process, because on SQLite the database works inside the
 process that asks (its memory is in the process's peak RSS, not in
@@ -29,9 +30,7 @@ SETUP = """
     if not Attempt.objects.filter(has_detail=True).exists():
         call_command("import_release", sys.argv[1], stdout=io.StringIO(), stderr=io.StringIO())
     event = Event.objects.order_by("pk").first()
-    lorem = "Lorem ipsum dolor sit amet. "
-    # The needle within the indexed part, past the first pieces; megabytes after it.
-    text = lorem * (40_000 // 28) + sys.argv[3].upper() + " " + lorem * (int(sys.argv[2]) // 28)
+    text = "Lorem ipsum dolor sit amet. " * (int(sys.argv[2]) // 28) + sys.argv[3].upper() + " end"
     Event.objects.filter(pk=event.pk).update(text=text)
     print(event.attempt_id, event.index)
 """
@@ -48,7 +47,7 @@ MEASURE = """
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     rows = [{"index": m.index, "snippet": m.snippet.plain, "cut_before": m.snippet.cut_before}
             for m in found.matches]
-    print(json.dumps({"rows": rows, "rss": after - before, "traced": traced}))
+    print(json.dumps({"rows": rows, "total": found.total, "rss": after - before, "traced": traced}))
 """
 
 
@@ -56,7 +55,14 @@ MEASURE = """
 def test_searching_a_huge_event_keeps_memory_far_under_its_size(
     child_database_url, small_release_dir
 ):
-    env = {"DATABASE_URL": child_database_url, "BENCHVIEW_SEARCH_CHUNK_CHARS": str(16 * 1024)}
+    env = {
+        "DATABASE_URL": child_database_url,
+        "BENCHVIEW_SEARCH_CHUNK_CHARS": str(256 * 1024),
+        # Memory is measured here, not time: reading 40 MB (three times over on
+        # PostgreSQL: the match, the hit, the snippet) may pass the search's
+        # 2.5 s bound on a loaded machine.
+        "BENCHVIEW_SEARCH_TIME_LIMIT_MS": "60000",
+    }
     setup = children.start(SETUP, env=env, args=[str(small_release_dir), str(SIZE), NEEDLE])
     out, err = setup.communicate(timeout=600)
     assert setup.returncode == 0, err
@@ -66,7 +72,8 @@ def test_searching_a_huge_event_keeps_memory_far_under_its_size(
     out, err = measure.communicate(timeout=600)
     assert measure.returncode == 0, err
     found = json.loads(out)
-    (row,) = [r for r in found["rows"] if r["index"] == index]
+    (row,) = found["rows"]
+    assert row["index"] == index and found["total"] == 1
     assert NEEDLE.upper() in row["snippet"] and row["cut_before"]
     assert found["traced"] < SIZE // 8
     assert found["rss"] < SIZE // 4, f"peak RSS grew by {found['rss'] / 2**20:.0f} MiB"

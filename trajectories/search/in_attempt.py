@@ -12,15 +12,17 @@ from any match to the next or the previous, "3 of 41".
 The snippet of each match on the page is cut around the first word of the
 query. On SQLite the two large fields are read through SQLite's incremental
 blob I/O in pieces of ``search_chunk_chars`` until that word, so an event of
-hundreds of megabytes is never held whole in this process (its hit is within
-the indexed prefix of the field, ``search_index_chars``, or in a small
-field). A database server (PostgreSQL) cuts it itself.
+hundreds of megabytes is never held whole in this process. A database server
+(PostgreSQL) cuts it itself.
+
+A search word also finds the words it begins (``refund``: ``refunds``), and
+the few events longer than the index holds (``search_index_chars`` of each
+field) are matched whole (``beyond_index``), so a word far into a huge output
+is found, counted and reached like any other.
 """
 
 from __future__ import annotations
 
-import codecs
-import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -30,7 +32,7 @@ from django.db.models import Count, F, Func, IntegerField, Max, Min, Q, QuerySet
 
 from leaderboard.models import Attempt
 from trajectories.models import Event
-from trajectories.search import backends, snippets
+from trajectories.search import backends, beyond_index, snippets
 from trajectories.search.bounded import SearchRefused, time_bound
 from trajectories.search.engine import _matching
 from trajectories.search.query import Query, parse
@@ -82,22 +84,34 @@ def in_attempt_query(q: str) -> Query:
 
 # The matching events (unordered, unevaluated), and their count when it came cheaper on the way.
 Found = tuple[QuerySet[Event], int | None]
+# The attempt's events, the index's condition on them, and its count when FTS5 gave it.
+Indexed = tuple[QuerySet[Event], Q, int | None]
 
 
 def _events(attempt: Attempt, query: Query) -> Found:
-    """The attempt's events the query matches."""
+    """The attempt's events the query matches: the index's answer, except for
+    the events it holds only the beginning of, which are matched whole."""
     events = _matching(Event.objects.filter(attempt=attempt), replace(query, terms=[], excluded=[]))
     if not (query.terms or query.excluded):
         return events, None
-    return WORDS_IN_ATTEMPT.get(connection.vendor, _words_anywhere)(attempt, events, query)
+    events, condition, total = WORDS_IN_ATTEMPT.get(connection.vendor, _words_anywhere)(
+        attempt, events, query
+    )
+    cut = list(events.filter(backends.cut_condition()).values_list("index", flat=True))
+    if not cut:
+        return events.filter(condition), total
+    whole = beyond_index.whole_matches(events.filter(index__in=cut), query)
+    if total is not None:
+        total += len(whole) - events.filter(condition, index__in=cut).count()
+    return events.filter((condition & ~Q(index__in=cut)) | Q(index__in=whole)), total
 
 
-def _words_anywhere(attempt: Attempt, events: QuerySet[Event], query: Query) -> Found:
+def _words_anywhere(attempt: Attempt, events: QuerySet[Event], query: Query) -> Indexed:
     # PostgreSQL: the planner weighs the GIN index against (attempt, index) itself.
-    return events.filter(backends.text_condition(query.terms, query.excluded)), None
+    return events, backends.text_condition(query.terms, query.excluded, prefix=True), None
 
 
-def _words_sqlite(attempt: Attempt, events: QuerySet[Event], query: Query) -> Found:
+def _words_sqlite(attempt: Attempt, events: QuerySet[Event], query: Query) -> Indexed:
     """FTS5 walks only the attempt's id range (one more query: its ends), and
     ``+id`` keeps SQLite from looking up each id it finds in the events table
     (a read of every matching row): it walks the attempt's entries of the
@@ -107,12 +121,12 @@ def _words_sqlite(attempt: Attempt, events: QuerySet[Event], query: Query) -> Fo
         low=Min("id"), high=Max("id"), events=Count("id")
     )
     if span["low"] is None:
-        return events.none(), 0
+        return events.none(), Q(), 0
     within = (span["low"], span["high"])
-    match, holding = backends.fts_match(query.terms, query.excluded)
+    match, holding = backends.fts_match(query.terms, query.excluded, prefix=True)
     found = Q(row__in=backends.fts_ids(match, within))
     unindexed = Func(F("id"), template="+%(expressions)s", output_field=IntegerField())
-    events = events.annotate(row=unindexed).filter(found if holding else ~found)
+    events = events.annotate(row=unindexed)
     total = None
     if holding and not query.filters and span["high"] - span["low"] + 1 == span["events"]:
         # The attempt's events are exactly the id range (imports write them
@@ -120,7 +134,7 @@ def _words_sqlite(attempt: Attempt, events: QuerySet[Event], query: Query) -> Fo
         with connection.cursor() as cursor:
             cursor.execute(*backends.fts_count(match, within))
             total = cursor.fetchone()[0]
-    return events, total
+    return events, found if holding else ~found, total
 
 
 WORDS_IN_ATTEMPT = {"sqlite": _words_sqlite}
@@ -189,7 +203,8 @@ def _with_snippets(attempt: Attempt, indexes: list[int], query: Query) -> list[M
     for row in rows:
         if streamed:
             row |= _streamed_cuts(row["pk"], needle)
-        found.append(Match(row["index"], row["type"], row["tool"], snippets.pick(row, words)))
+        snippet = snippets.pick(row, words, prefix=True)
+        found.append(Match(row["index"], row["type"], row["tool"], snippet))
     return found
 
 
@@ -200,10 +215,11 @@ def _streamed_cuts(pk: int, needle: str) -> dict:
     chunk = settings.BENCHVIEW_LIMITS["search_chunk_chars"]
     cut = {}
     for field in LARGE_FIELDS:
-        hit, start, snippet = _scan(_blob_pieces(pk, field, chunk), needle.lower()) or (0, 0, "")
+        pieces = beyond_index.blob_pieces(pk, field, chunk)
+        hit, start, snippet = _scan(pieces, needle.lower()) or (0, 0, "")
         if not hit:  # no hit: the field's beginning, as the database would cut it
             _, length = snippets.snippet_window()
-            snippet = next(_blob_pieces(pk, field, length), "")[:length]
+            snippet = next(beyond_index.blob_pieces(pk, field, length), "")[:length]
         cut |= {f"{field}_hit": hit, f"{field}_start": start, f"{field}_snippet": snippet}
     return cut
 
@@ -234,18 +250,3 @@ def _scan(pieces: Iterator[str], needle: str) -> tuple[int, int, str] | None:
             consumed += len(window) - keep
             window = window[-keep:]
     return None
-
-
-def _blob_pieces(pk: int, field: str, chunk: int) -> Iterator[str]:
-    """The field's text in pieces, read through SQLite's blob I/O, never the whole value."""
-    connection.ensure_connection()
-    try:
-        blob = connection.connection.blobopen(Event._meta.db_table, field, pk, readonly=True)
-    except sqlite3.OperationalError:
-        return  # NULL: the event has no such field
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-    with blob:
-        while data := blob.read(chunk):
-            yield decoder.decode(data)
-    if tail := decoder.decode(b"", final=True):
-        yield tail
