@@ -309,6 +309,8 @@ BENCHVIEW_LIMITS = {
     "vendor_body_preview_chars": envint("BENCHVIEW_VENDOR_BODY_PREVIEW_CHARS", 20_000),
     "patch_render_max_chars": envint("BENCHVIEW_PATCH_RENDER_MAX_CHARS", 1_000_000),
     "compare_align_max_cells": envint("BENCHVIEW_COMPARE_ALIGN_MAX_CELLS", 1_000_000),
+    # How long a pair's alignment is kept for its later pages (trajectories.compare_rows).
+    "compare_align_cache_seconds": envint("BENCHVIEW_COMPARE_ALIGN_CACHE_SECONDS", 3600),
     # Attempt page: error events its summary links to, failures linked per tool,
     # events rendered per piece of the streamed response. Compare page:
     # characters of a step's command in the alignment table.

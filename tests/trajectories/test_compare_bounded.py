@@ -79,3 +79,27 @@ def test_aligned_rows_are_paged_and_folded_and_each_is_on_exactly_one_page(clien
     # A page address that is not a page's start, or past the end, is not a page.
     assert client.get(url + "?rows=1").status_code == 404
     assert client.get(url + f"?rows={pages * 3}").status_code == 404
+
+
+def test_a_page_from_the_cached_alignment_shows_what_a_fresh_alignment_shows(
+    client, bench, settings
+):
+    """Later pages read only their rows' calls: the steps, their paths made
+    relative to the cwd of their moment, are the ones the full read gives."""
+    from django.core.cache import cache, caches
+
+    task, a, b, *_ = pair_with_differing_checks()
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "compare_rows_per_page": 3}
+    url = compare_url(task, a, b)
+
+    def alignment(address: str) -> str:
+        caches["pages"].clear()
+        html = client.get(address).content.decode()
+        return html.split('<section id="alignment">', 1)[1].split("</section>", 1)[0]
+
+    total = int(re.search(r"Rows \d+–\d+ of (\d+)", alignment(url)).group(1))
+    assert total > 6
+    for start in range(0, total, 3):
+        cached = alignment(f"{url}?rows={start}")
+        cache.clear()
+        assert alignment(f"{url}?rows={start}") == cached

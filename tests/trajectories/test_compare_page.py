@@ -68,10 +68,16 @@ def test_query_count_is_constant(client, bench, django_assert_num_queries):
     task, a, b, *_ = pair_with_differing_checks()
     url = compare_url(task, a.model.slug, b.model.slug)
     # 1 the task (visible to the user); 2 both attempts with their evidence and
-    # patches; 3 both verdicts' check results; 4 both attempts' tool calls;
-    # 5 both attempts' vendor request endpoints; 6 the models to pick from.
-    with django_assert_num_queries(6):
+    # patches; 3 both verdicts' check results; 4 both attempts' vendor request
+    # endpoints; 5 the site's generation (the alignment's cache key); 6 both
+    # attempts' tool calls; 7 the models to pick from.
+    with django_assert_num_queries(7):
         assert client.get(url).status_code == 200
+    # Again, the alignment from the cache: 6 is only the shown rows' tool calls.
+    with django_assert_num_queries(7) as queries:
+        assert client.get(url + "?rows=0").status_code == 200
+    (calls,) = [q["sql"] for q in queries.captured_queries if "trajectories_event" in q["sql"]]
+    assert '"index" IN' in calls
 
 
 @pytest.mark.django_db

@@ -68,7 +68,8 @@ def test_a_word_past_the_indexed_part_of_an_event_is_found_counted_and_excluded(
     assert found["total"] == 2
     assert [m["index"] for m in found["matches"]] == [first.index, second.index]
     snippet = found["matches"][0]["snippet_html"]
-    assert "<mark>Quokka</mark>-<mark>Island</mark>" in snippet and found["matches"][0]["cut_before"]
+    assert "<mark>Quokka</mark>-<mark>Island</mark>" in snippet
+    assert found["matches"][0]["cut_before"]
     # Prefix past the cut; an excluded word past the cut leaves its event out.
     assert search(client, attempt, "quokk")["total"] == 2
     assert [m["index"] for m in search(client, attempt, "quokka -wombat")["matches"]] == [
