@@ -85,7 +85,7 @@ def measure(n: int, runs: int) -> dict:
     times = [timed(url, cold=True)[0] for _ in range(runs + 1)]
     response = timed(url, cold=True)[1]
     # A later page: the alignment made by the page before is reused, if kept.
-    later = f"{url}?rows={settings.BENCHVIEW_LIMITS['compare_rows_per_page']}"
+    later = f"{url}?rows={settings.BENCHVIEW_LIMITS.get('compare_rows_per_page', 300)}"
     paged = (
         [timed(later, cold=False)[0] for _ in range(runs)]
         if b'rel="next"' in response.content

@@ -27,6 +27,7 @@ def test_stepping_reaches_every_match_and_marks_it_in_the_body(
     live_server,
     page: Page,
     long_url,  # noqa: F811 - the fixture imported above
+    tmp_path,
 ):
     attempt = Attempt.objects.get()
     for index in AT:
@@ -44,7 +45,7 @@ def test_stepping_reaches_every_match_and_marks_it_in_the_body(
         expect(hit).to_be_in_viewport(timeout=WAIT_MS)
         # The event's text stays text: its "<b>" is shown, not parsed.
         expect(page.locator(f"#e{index} .ev-text")).to_contain_text(f"<b>{WORD}</b>")
-    page.screenshot(path="/tmp/reading/search-1366.png")
+    page.screenshot(path=str(tmp_path / "search-1366.png"))  # kept by pytest, to look at
     # N goes back; past the first, it wraps to the last.
     page.keyboard.press("N")
     expect(status).to_have_text("2 of 3", timeout=WAIT_MS)
@@ -56,4 +57,4 @@ def test_stepping_reaches_every_match_and_marks_it_in_the_body(
     page.goto(f"{live_server.url}{long_url}?q={WORD}#search")
     page.get_by_role("button", name="Next match").click()
     expect(status).to_have_text("1 of 3", timeout=WAIT_MS)
-    page.screenshot(path="/tmp/reading/search-390.png")
+    page.screenshot(path=str(tmp_path / "search-390.png"))
