@@ -309,6 +309,9 @@ BENCHVIEW_LIMITS = {
     "vendor_body_preview_chars": envint("BENCHVIEW_VENDOR_BODY_PREVIEW_CHARS", 20_000),
     "patch_render_max_chars": envint("BENCHVIEW_PATCH_RENDER_MAX_CHARS", 1_000_000),
     "compare_align_max_cells": envint("BENCHVIEW_COMPARE_ALIGN_MAX_CELLS", 1_000_000),
+    # Past that, still exact by the bit-parallel LCS up to this many cells
+    # (one bit each: 256M is 32 MB of rows); past this, difflib's approximation.
+    "compare_align_max_bits": envint("BENCHVIEW_COMPARE_ALIGN_MAX_BITS", 256_000_000),
     # How long a pair's alignment is kept for its later pages (trajectories.compare_rows).
     "compare_align_cache_seconds": envint("BENCHVIEW_COMPARE_ALIGN_CACHE_SECONDS", 3600),
     # Attempt page: error events its summary links to, failures linked per tool,

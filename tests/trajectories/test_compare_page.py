@@ -6,6 +6,9 @@ from collections import Counter
 
 import pytest
 from django.urls import reverse
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from leaderboard.models import Attempt, Model
 from leaderboard.services import batch_publish
@@ -113,6 +116,21 @@ def test_lcs_pairs_fall_back_to_matching_blocks_beyond_the_cell_limit():
         assert [j for _, j in rows if j is not None] == list(range(len(b)))
         assert all(a[i] == b[j] for i, j in rows if i is not None and j is not None)
     assert sum(1 for i, j in exact if i is not None and j is not None) == 21
+    # Past the cells of the exact table, the bit-parallel rows are exact too.
+    bits = lcs_pairs(a, b, max_cells=1, max_bits=10_000)
+    assert sum(1 for i, j in bits if i is not None and j is not None) == 21
+
+
+@hypothesis_settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from("abcd")), st.lists(st.sampled_from("abcde")))
+def test_the_bit_parallel_lcs_is_as_long_as_the_table_s_and_a_true_alignment(a, b):
+    table = lcs_pairs(a, b, max_cells=10**9)
+    bits = lcs_pairs(a, b, max_cells=0, max_bits=10**9)
+    matched = [(i, j) for i, j in bits if i is not None and j is not None]
+    assert len(matched) == sum(1 for i, j in table if i is not None and j is not None)
+    assert all(a[i] == b[j] for i, j in matched)
+    assert [i for i, _ in bits if i is not None] == list(range(len(a)))
+    assert [j for _, j in bits if j is not None] == list(range(len(b)))
 
 
 def test_the_same_step_in_different_harnesses_normalises_to_the_same_key():
