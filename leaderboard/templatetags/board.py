@@ -125,9 +125,3 @@ def format_url(context, fmt: str) -> str:
     query = context["request"].GET.copy()
     query["format"] = fmt
     return "?" + query.urlencode()
-
-
-@register.filter
-def usd_known(value: float | None, known: bool = True) -> str:
-    """A cost, or "unknown" when the release gave none (never "$0.00")."""
-    return formatting.usd(value) if known else "unknown"

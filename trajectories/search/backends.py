@@ -27,7 +27,6 @@ from django.db.models.expressions import Expression, RawSQL
 
 FTS_TABLE = "trajectories_event_fts"
 VECTOR_COLUMN = "search_vector"
-EVENT_TABLE = "trajectories_event"
 
 
 def _fts_phrase(phrase: str) -> str:
