@@ -11,7 +11,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from leaderboard import jsonsafe
+from core import jsonsafe
 from leaderboard.models import CheckResult
 from trajectories.tools import tool_family
 

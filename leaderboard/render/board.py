@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from core.formatting import cost_sum, model_rate, plural, rank_range, score, usd
 from leaderboard.facts import ModelFacts
-from leaderboard.formatting import cost_sum, model_rate, plural, rank_range, score, usd
 from leaderboard.models import Model
 from leaderboard.queries import FlagReasons, ModelDisagreements
 from leaderboard.render.svg import ci_whisker

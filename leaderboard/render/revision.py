@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from leaderboard import formatting
+from core import formatting
 
 
 @dataclass(frozen=True)

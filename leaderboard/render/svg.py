@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from leaderboard import formatting
+from core import formatting
 from leaderboard.scoring import TOLERANCE
 
 

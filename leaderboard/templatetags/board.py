@@ -10,7 +10,7 @@ from django import template
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from leaderboard import formatting
+from core import formatting
 
 register = template.Library()
 

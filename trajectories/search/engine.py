@@ -16,7 +16,7 @@ from django.db.models import Count, Exists, F, OuterRef, QuerySet, Window
 from django.db.models.functions import Lower, RowNumber
 from django.http import Http404
 
-from leaderboard import formatting
+from core import formatting
 from leaderboard.models import Attempt, Bench, CheckResult
 from trajectories.models import Event
 from trajectories.search import backends, snippets
