@@ -36,7 +36,7 @@ if not SECRET_KEY:
             "SECRET_KEY is not set and DEBUG is false: set SECRET_KEY (make serve generates "
             "one into var/secret-key), or set DEBUG=true for local development"
         )
-    SECRET_KEY = "benchview-insecure-demo-key-change-me"
+    SECRET_KEY = "benchview-insecure-demo-key-change-me"  # noqa: S105 - DEBUG only, refused otherwise
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 
 INSTALLED_APPS = [
