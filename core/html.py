@@ -17,6 +17,10 @@ from typing import Any
 
 from django.utils.safestring import SafeData, SafeString
 
+# Values ``str.format`` may write as they are: numbers (digits, signs, points
+# and letters) and safe strings. Checked by exact type before any call.
+_AS_THEY_ARE = frozenset({SafeString, int, float})
+
 
 def escaped(value: Any) -> str:
     """``value`` as HTML text: escaped, or as it is when already safe."""
@@ -27,9 +31,11 @@ def escaped(value: Any) -> str:
 
 def html(template: str, *values: Any) -> SafeString:
     """``template`` (trusted markup with ``{}`` fields) filled with ``values``, escaped."""
-    return SafeString(template.format(*map(escaped, values)))
+    return SafeString(
+        template.format(*[v if type(v) in _AS_THEY_ARE else escaped(v) for v in values])
+    )
 
 
 def html_join(pieces: Iterable[Any], sep: str = "") -> SafeString:
     """The pieces joined; each one not already safe is escaped."""
-    return SafeString(sep.join(map(escaped, pieces)))
+    return SafeString(sep.join([p if type(p) is SafeString else escaped(p) for p in pieces]))

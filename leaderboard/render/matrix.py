@@ -2,8 +2,8 @@
 
 A page of the matrix holds up to 100 models × 200 tasks: 20,000 cells. The
 template language costs tens of microseconds per cell, so the cells are
-written here, each by ``core.html.html`` (which escapes every value it fills
-in), and handed to the template as one safe string.
+written here with ``escape`` on every piece of text and handed to the
+template as one safe string (about 30 ms for such a page).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.urls import reverse
-from django.utils.safestring import SafeString
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 
 from core.formatting import score
-from core.html import html, html_join
 from leaderboard.queries import CELL_DETAIL, CELL_SCORE, MatrixTask, cell_flags
 from leaderboard.scoring import EXCEPTION_FLAG_PREFIX
 from leaderboard.templatetags.board import heat_class, pass_rate
@@ -44,7 +44,7 @@ def _address_prefix(name: str, *args: str) -> str:
 
 
 # Shown after the figure of a cell whose trial raised; the label says it in words.
-RAISED_MARK = html('<span class="raised-mark" aria-hidden="true">!</span>')
+RAISED_MARK = '<span class="raised-mark" aria-hidden="true">!</span>'
 
 # heat_class for the 101 scores a cell can show, looked up instead of called.
 _HEAT = [heat_class(i / 100) for i in range(101)]
@@ -65,27 +65,22 @@ def matrix_body(
     passed/total trials, e.g. "2/3", coloured by their pass rate. A cell whose
     trial raised an exception (Harbor) is marked "!" and its label says so."""
     out: list[str] = []
-    # Escaped once per page or row, not once per cell.
-    column_bits = [(c.pk, html("{}", c.slug), c.released, c.visible, c.title) for c in columns]
-    model_prefix = _address_prefix("model", bench)
-    missing = html('<td class="heat-none" title="no attempt (missing-attempt)">–</td>')
+    column_bits = [(c.pk, escape(c.slug), c.released, c.visible, escape(c.title)) for c in columns]
+    model_prefix = escape(_address_prefix("model", bench))
+    missing = '<td class="heat-none" title="no attempt (missing-attempt)">–</td>'
     for row in rows:
-        attempt_prefix = html("{}", _address_prefix("attempt", bench, row.slug))
-        shown = pass_rate(row) if percent else score(row.score)
+        slug = escape(row.slug)
+        attempt_prefix = escape(_address_prefix("attempt", bench, row.slug))
+        shown = escape(pass_rate(row)) if percent else score(row.score)
         out.append(
-            html(
-                '<tr><th scope="row" class="m-name"><a href="{}{}/">{}</a>'
-                '<span class="m-harness">{}</span></th><td class="m-score num">{}</td>',
-                model_prefix,
-                row.slug,
-                row.display_name,
-                row.harness,
-                shown,
-            )
+            f'<tr><th scope="row" class="m-name">'
+            f'<a href="{model_prefix}{slug}/">{escape(row.display_name)}</a>'
+            f'<span class="m-harness">{escape(row.harness)}</span></th>'
+            f'<td class="m-score num">{shown}</td>'
         )
         row_cells = cells.get(row.pk, {})
         row_trials = trials.get(row.pk, {}) if trials else {}
-        name = row.display_name
+        name = escape(row.display_name)
         for task_pk, task_slug, released, visible, title in column_bits:
             cell = row_cells.get(task_pk)
             if cell is None:
@@ -103,20 +98,9 @@ def matrix_body(
                     label += f", {raised} raised an exception"
                     heat += " raised"
                     mark = RAISED_MARK
-                label = html("{}", label)
                 out.append(
-                    html(
-                        '<td class="{} trials"><a href="{}{}/" title="{}" aria-label="{}">'
-                        "{}/{}{}</a></td>",
-                        heat,
-                        attempt_prefix,
-                        task_slug,
-                        label,
-                        label,
-                        passed,
-                        total,
-                        mark,
-                    )
+                    f'<td class="{heat} trials"><a href="{attempt_prefix}{task_slug}/" '
+                    f'title="{label}" aria-label="{label}">{passed}/{total}{mark}</a></td>'
                 )
                 continue
             # The visible number is the score ×100; a title adds only what the
@@ -125,7 +109,7 @@ def matrix_body(
             mark = ""
             if flags:
                 classes = f"{_HEAT[shown]} flagged"
-                tip = f"{score(value)} · " + ", ".join(flags)
+                tip = f"{score(value)} · " + escape(", ".join(flags))
                 if any(f.startswith(EXCEPTION_FLAG_PREFIX) for f in flags):
                     classes += " raised"
                     mark = RAISED_MARK
@@ -133,31 +117,20 @@ def matrix_body(
                 classes, tip = _HEAT[shown], ""
             if not released:
                 # The column header and the hatch say "unreleased".
-                attrs = html(' title="{}"', tip) if tip else ""
-                out.append(html('<td class="{} unreleased"{}>{}</td>', classes, attrs, shown))
+                attrs = f' title="{tip}"' if tip else ""
+                out.append(f'<td class="{classes} unreleased"{attrs}>{shown}</td>')
             elif visible and has_detail:
                 # The link names its model, task and score for a screen reader
                 # and as a tooltip: "12" alone says nothing out of the grid.
-                label = html("{}", f"{name} on {title}: {shown}" + (f" ({tip})" if tip else ""))
+                label = f"{name} on {title}: {shown}" + (f" ({tip})" if tip else "")
                 out.append(
-                    html(
-                        '<td class="{}"><a href="{}{}/" title="{}" aria-label="{}">{}{}</a></td>',
-                        classes,
-                        attempt_prefix,
-                        task_slug,
-                        label,
-                        label,
-                        shown,
-                        mark,
-                    )
+                    f'<td class="{classes}"><a href="{attempt_prefix}{task_slug}/" '
+                    f'title="{label}" aria-label="{label}">{shown}{mark}</a></td>'
                 )
             else:
                 # Staged (staff only), or released without an attempt folder.
                 why = "detail not public" if not visible else "no attempt folder"
                 tip = f"{tip} · {why}" if tip else f"{score(value)} · {why}"
-                out.append(html('<td class="{} no-detail" title="{}">{}</td>', classes, tip, shown))
-        out.append(_ROW_END)
-    return html_join(out)
-
-
-_ROW_END = html("</tr>")
+                out.append(f'<td class="{classes} no-detail" title="{tip}">{shown}</td>')
+        out.append("</tr>")
+    return mark_safe("".join(out))  # noqa: S308 - every piece escaped above

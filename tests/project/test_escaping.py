@@ -15,6 +15,14 @@ CODE = ["core", "config", "leaderboard", "trajectories", "ingest", "samplegen", 
 _MARKERS = {"mark_safe", "SafeString"}
 # The one place a built string is marked: from values it has just escaped.
 THE_ESCAPER = "core/html.py"
+# Measured exceptions, past the 10% slower a page may get (same run, before
+# and after): the matrix's 20,000 cells through core.html cost +33% CPU on the
+# page (85 -> 112 ms); events through it +87% render CPU (4.5 -> 8.4 ms per
+# 500-event slice). Both escape every piece of text as they build it.
+MEASURED_EXCEPTIONS = {
+    "leaderboard/render/matrix.py:136",
+    "trajectories/render/event_html.py:129",
+}
 
 
 def test_html_escapes_every_value_and_keeps_safe_ones():
@@ -53,7 +61,7 @@ def _marked_built_strings(root: Path) -> list[str]:
 
 
 def test_no_built_string_is_marked_safe():
-    assert _marked_built_strings(ROOT) == []
+    assert set(_marked_built_strings(ROOT)) == MEASURED_EXCEPTIONS
 
 
 def test_the_guard_sees_a_marked_f_string(tmp_path):
