@@ -18,7 +18,7 @@ register = template.Library()
 
 HEAT_STEPS = 10
 # breakable: a break opportunity after each of these.
-_BREAK_AFTER = re.compile(r"([_./])")
+_BREAK_AFTER = re.compile(r"(?<=[_./])")
 
 
 register.filter("score", formatting.score)
@@ -42,8 +42,7 @@ def breakable(name: str) -> SafeString:
     """An identifier (test_fix_etl_checkpoint_resume_bug_happy_path) with a
     break opportunity after each underscore, dot or slash, so a narrow column
     wraps it between words rather than overflowing or splitting a word."""
-    pieces = _BREAK_AFTER.split(str(name))
-    return html_join(html("{}<wbr>", piece) if i % 2 else piece for i, piece in enumerate(pieces))
+    return html_join(_BREAK_AFTER.split(str(name)), "<wbr>")
 
 
 @register.filter
