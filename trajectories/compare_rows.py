@@ -22,7 +22,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Q
 
-from leaderboard import jsonsafe
+from core import jsonsafe
 from leaderboard.models import Attempt, Generation
 from trajectories import comparison, queries
 from trajectories.models import Event

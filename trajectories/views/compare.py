@@ -9,7 +9,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from leaderboard import formatting
+from core import formatting
 from trajectories import compare_rows, comparison, queries
 from trajectories.render.diff import compare_texts, parse_patch
 
