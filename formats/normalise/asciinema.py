@@ -23,9 +23,9 @@ from typing import Any
 
 from formats.normalise import Normalised, register
 from formats.normalise.lines import (
+    SKIPPED,
     Builder,
     Head,
-    SKIPPED,
     JSONDecodeError,
     as_text,
     lines_of,

@@ -12,27 +12,44 @@ normaliser); the test pane is the verdict's ``test_stdout``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from formats.sources.terminal_bench.trial import CAST, TEST_PANE, TBTrial
-from ingest.event_schema import check_events
-from ingest.harbor.attempts import AttemptFiles, dump, exception_flag, outcome
-from ingest.harbor.events import NO_TRAJECTORY
-from ingest.harbor.scrubbing import TrialScrub
-from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE, LEFT_OUT
-from trajectories.normalise import detect, normalise
+import orjson
 
+from formats.normalise import detect, normalise
+from formats.sources.protocol import Check
+from formats.sources.terminal_bench.trial import CAST, TEST_PANE, TBTrial
+
+RULE = "reward-threshold"
+THRESHOLD = 1.0
 GRADER = {"name": "terminal-bench-parser", "version": "1"}
 EXPORTER = "benchview import_results (terminal-bench)"
-UNRESOLVED_UNKNOWN = "tests-not-run"
-THRESHOLD = 1.0
+# Flags (the spellings leaderboard.scoring and the Harbor adapter use).
+NO_TRAJECTORY = "no-trajectory"
+TESTS_NOT_RUN = "tests-not-run"
+LEFT_OUT = "left-out"
+# The exceptions rules (leaderboard.scoring.EXCEPTIONS_RULES): how a trial
+# whose failure_mode says it broke is scored.
+HARBOR, FAIL, TERMINAL_BENCH = "harbor", "fail", "terminal-bench"
+EXCEPTIONS_RULES = (HARBOR, FAIL, TERMINAL_BENCH)
+TIMEOUTS = frozenset({"AgentTimeoutError", "VerifierTimeoutError"})
 
 
-def _read(tree, name: str, label: str, scrub: TrialScrub | None) -> bytes | None:
-    if not tree.exists(name):
-        return None
-    data = tree.read(name)
-    return scrub.data(label, name, data) if scrub is not None else data
+def dump(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_INDENT_2)
+
+
+@dataclass
+class Built:
+    """A trial's attempt: its folder's files and what the derived documents need."""
+
+    files: dict[str, bytes]
+    score: float
+    flags: list[str]
+    checks: list[Check]
+    finished_at: str
+    duration_s: float
 
 
 def _events(cast: bytes | None, notes: list[str]) -> tuple[list[dict[str, Any]], str, list[str]]:
@@ -44,12 +61,7 @@ def _events(cast: bytes | None, notes: list[str]) -> tuple[list[dict[str, Any]],
     if name is None:
         notes.append(f"{CAST} is in no format the site reads; no events")
         return [], "none", [NO_TRAJECTORY]
-    got = normalise(cast, name)
-    problems = check_events(got.events)
-    if problems:
-        notes.append(f"{CAST}: its events break v1 at {problems[0][0]}: {problems[0][1]}")
-        return [], "none", [NO_TRAJECTORY]
-    return got.events, f"recording:{name}", []
+    return normalise(cast, name).events, f"recording:{name}", []
 
 
 def _verdict(trial: TBTrial, model: str, task: str, test_stdout: str | None) -> dict[str, Any]:
@@ -60,7 +72,7 @@ def _verdict(trial: TBTrial, model: str, task: str, test_stdout: str | None) -> 
             for t in trial.tests
         ]
     else:
-        shown = {True: "resolved", False: "not resolved", None: "not run (is_resolved null)"}
+        shown = {True: "resolved", False: "not resolved", None: "tests not run (is_resolved null)"}
         checks = [
             {
                 "name": "resolved",
@@ -88,6 +100,15 @@ def _verdict(trial: TBTrial, model: str, task: str, test_stdout: str | None) -> 
     return verdict
 
 
+def scored(resolved: bool | None, exception: str | None, rule: str) -> tuple[float, bool]:
+    """(score, counted) of a trial under the exceptions rule, as
+    leaderboard.scoring scores a reward-threshold verdict."""
+    if rule == FAIL and exception:
+        return 0.0, True
+    counted = rule != TERMINAL_BENCH or not exception or exception in TIMEOUTS
+    return (1.0 if resolved is True else 0.0), counted
+
+
 def trial_attempt(
     trial: TBTrial,
     tree,
@@ -97,31 +118,32 @@ def trial_attempt(
     task: str,
     harness: str,
     model_name: str | None,
-    scrub: TrialScrub | None,
-    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
-) -> AttemptFiles:
-    label = trial.run.label.rsplit("/", 1)[0]
+    exceptions_rule: str = HARBOR,
+    extra_notes: list[str] | None = None,
+) -> Built:
     has_folder = tree.exists(trial.folder + "results.json") or tree.exists(trial.folder + CAST)
-    cast = _read(tree, trial.folder + CAST, label, scrub) if has_folder else None
-    pane = _read(tree, trial.folder + TEST_PANE, label, scrub) if has_folder else None
-    notes = list(trial.notes)
+    read = (lambda n: tree.read(n) if tree.exists(n) else None) if has_folder else lambda n: None
+    cast, pane = read(trial.folder + CAST), read(trial.folder + TEST_PANE)
+    notes = [*trial.notes, *(extra_notes or [])]
     if not has_folder:
         notes.append(f"no trial folder {trial.folder}: scores only")
         events, source, flags = [], "none", [NO_TRAJECTORY]
     else:
         events, source, flags = _events(cast, notes)
     if trial.exception is not None:
-        flags.insert(0, exception_flag(trial.failure_mode or ""))
+        flags.insert(0, f"exception:{trial.failure_mode}")
     if trial.resolved is None:
-        flags.append(UNRESOLVED_UNKNOWN)
-    test_stdout = pane.decode("utf-8", "replace") if pane is not None else None
-    verdict = _verdict(trial, model, task, test_stdout)
-    score, counted = outcome(verdict, exceptions_rule)
+        flags.append(TESTS_NOT_RUN)
+    verdict = _verdict(
+        trial, model, task, pane.decode("utf-8", "replace") if pane is not None else None
+    )
+    score, counted = scored(trial.resolved, trial.exception, exceptions_rule)
     if not counted:
         flags.append(LEFT_OUT)
-    passed = sum(1 for c in verdict["checks"] if c["passed"])
-    total = len(verdict["checks"])
+    checks = [Check(c["name"], c["level"], c["passed"]) for c in verdict["checks"]]
+    passed = sum(1 for c in checks if c.passed)
     started = trial.started_at or "1970-01-01T00:00:00Z"
+    finished = trial.finished_at or started
     summary = {
         "schema": "v1",
         "bench": bench,
@@ -129,19 +151,20 @@ def trial_attempt(
         "task": task,
         "harness": harness,
         "score": score,
-        "scoring_rule": "reward-threshold",
-        "checks": {"total": total, "passed": passed, "failed": total - passed, "mandatory_failed": 0},
+        "scoring_rule": RULE,
+        "checks": {
+            "total": len(checks),
+            "passed": passed,
+            "failed": len(checks) - passed,
+            "mandatory_failed": 0,
+        },
         "flags": flags,
         "cost": {
             "usd": None,
             "input_tokens": trial.input_tokens or 0,
             "output_tokens": trial.output_tokens or 0,
         },
-        "timing": {
-            "started_at": started,
-            "finished_at": trial.finished_at or started,
-            "duration_s": trial.duration_s,
-        },
+        "timing": {"started_at": started, "finished_at": finished, "duration_s": trial.duration_s},
         "hashes": {"task_tree": "", "harness_tree": ""},
         "provenance": {
             "harness_version": None,
@@ -170,4 +193,4 @@ def trial_attempt(
         "problem.md": trial.instruction.encode("utf-8"),
         "verdict.json": dump(verdict),
     }
-    return AttemptFiles(model, task, files, summary, verdict, score, trial.instruction)
+    return Built(files, score, flags, checks, finished, trial.duration_s)

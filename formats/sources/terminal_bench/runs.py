@@ -20,8 +20,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ingest import schema
-from ingest.jsondoc import JSONProblem
+import orjson
 
 # Files read to find runs: JSON, and no larger than a run's results can be
 # (a results.json of 400 trials with their instructions is under 1 MB).
@@ -82,10 +81,25 @@ def _candidates(tree) -> list[str]:
     return [n for n in tree.names() if n.endswith(".json") and tree.size(n) <= RUN_DOC_MAX]
 
 
+def parse_json(data: bytes) -> Any:
+    """A JSON document; ValueError saying where it breaks (bytes that are not
+    UTF-8 are read with U+FFFD in their place: a recording's stray byte must not
+    cost the run)."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        if "utf-8" not in str(exc).lower():
+            raise ValueError(f"not valid JSON ({exc})") from None
+    try:
+        return orjson.loads(data.decode("utf-8", "replace"))
+    except orjson.JSONDecodeError as exc:
+        raise ValueError(f"not valid JSON ({exc})") from None
+
+
 def _read_json(tree, name: str, label: str, problems: list[str]) -> Any:
     try:
-        return schema.parse_json(tree.read(name))
-    except (JSONProblem, ValueError) as exc:
+        return parse_json(tree.read(name))
+    except ValueError as exc:
         problems.append(f"{label}/{name}: {exc}")
         return None
 
@@ -96,8 +110,8 @@ def looks_like_runs(tree) -> bool:
         if not name.endswith("results.json"):
             continue  # a run's results are always "...results.json"; cheap to rule out first
         try:
-            doc = schema.parse_json(tree.read(name))
-        except (JSONProblem, ValueError):
+            doc = parse_json(tree.read(name))
+        except ValueError:
             continue
         if is_run_document(doc):
             return True
@@ -117,8 +131,8 @@ def find_runs(tree, label: str) -> FoundRuns:
             continue
         raw = tree.read(name)
         try:
-            doc = schema.parse_json(raw)
-        except (JSONProblem, ValueError) as exc:
+            doc = parse_json(raw)
+        except ValueError as exc:
             # A trial's own results.json is an object too; a broken one is the
             # trial's problem, reported when the trial is read, unless it is a run.
             if b'"accuracy"' in raw[:4096] or b'"results"' in raw[:4096]:
@@ -144,8 +158,7 @@ def find_runs(tree, label: str) -> FoundRuns:
         first = seen.get(run.run_id)
         if first is not None and first.digest == digest:
             found.notes.append(
-                f"{run.label}: the same run as {first.label} (same run id, same results); "
-                "read once"
+                f"{run.label}: the same run as {first.label} (same run id, same results); read once"
             )
             continue
         seen.setdefault(run.run_id, run)

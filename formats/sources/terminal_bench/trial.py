@@ -11,15 +11,18 @@ name the run's results file and the entry's JSON path.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from formats.sources.terminal_bench.runs import Run
-from ingest.harbor.scrubbing import TrialScrub
-from ingest.harbor.trial import CHECK_NAME_MAX, TASK_NAME_MAX, TrialProblem, utc
-from ingest.schema_base import _RFC3339
 
+# What the site's columns hold: a check's name, a task's title.
+CHECK_NAME_MAX = 200
+TASK_NAME_MAX = 300
+# RFC 3339 with an offset or Z (what v1 timestamps are).
+_RFC3339 = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)")
 CAST = "sessions/agent.cast"
 TEST_PANE = "panes/post-test.txt"
 # failure_mode values that say nothing went wrong.
@@ -28,6 +31,19 @@ NO_FAILURE = frozenset({"unset", "none", ""})
 # (leaderboard.scoring.TIMEOUT_EXCEPTIONS): a timed-out trial still counts.
 TIMEOUTS = {"agent_timeout": "AgentTimeoutError", "test_timeout": "VerifierTimeoutError"}
 STATUSES = frozenset({"passed", "failed", "skipped", "error"})
+
+
+class TrialProblem(ValueError):
+    """A trial that cannot be imported, named by its run's file and JSON path."""
+
+
+def utc(ts: str) -> str:
+    """A time as v1 writes it: "+00:00" as "Z", one without an offset taken as UTC."""
+    if ts.endswith("+00:00"):
+        return ts[:-6] + "Z"
+    if re.search(r"(Z|[+-]\d\d:\d\d)$", ts):
+        return ts
+    return ts + "Z"
 
 
 @dataclass
@@ -135,14 +151,12 @@ def _tests(value: Any, where: str) -> list[Test] | None:
     return tests
 
 
-def read_entry(run: Run, position: int, scrub: TrialScrub | None) -> TBTrial:
-    """The trial at ``results[position]`` of ``run``, its text scrubbed if asked."""
+def read_entry(run: Run, position: int) -> TBTrial:
+    """The trial at ``results[position]`` of ``run``."""
     where = f"{run.label}: results[{position}]"
     entry = run.entries[position]
     if not isinstance(entry, dict):
         raise TrialProblem(f"{where}: expected an object")
-    if scrub is not None:
-        entry = scrub.document(run.label, f"results[{position}]", entry)
     resolved = entry.get("is_resolved")
     if resolved is not None and not isinstance(resolved, bool):
         raise TrialProblem(f"{where}.is_resolved: expected true, false or null")
