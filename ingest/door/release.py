@@ -54,6 +54,16 @@ def _light(entry) -> AttemptFiles:
     )  # fmt: skip
 
 
+# What the site compares of a published figure (leaderboard.harbor_result).
+COMPARED = ("jobs", "trials", "passed", "mean", "errors")
+
+
+def _compared(published: dict[str, Any] | None) -> dict[str, Any] | None:
+    if published is None:
+        return None
+    return {k: published.get(k) for k in COMPARED}
+
+
 def _kept_extras(bench: Bench, key: str) -> dict[str, dict[str, Any]]:
     """What each kept model's row carried beyond the compared figures."""
     rows = (bench.extras.get("leaderboard.json") or {}).get("rows", {}).get("__items__", {})
@@ -101,7 +111,9 @@ def source_release(
     facts = source.bench
     rule = facts.exceptions_rule or DEFAULT_EXCEPTIONS_RULE
     models = {
-        m.id: ModelEntry(m.id, m.display_name, m.harness, m.provider, dict(m.extra), m.published)
+        m.id: ModelEntry(
+            m.id, m.display_name, m.harness, m.provider, dict(m.extra), _compared(m.published)
+        )
         for m in source.models.values()
     }
     tasks = {

@@ -102,6 +102,8 @@ class TerminalBenchAdapter:
                 if not found.runs and not found.problems:
                     problems.append(f"{path}: no Terminal-Bench run (no results.json of a run)")
                 trees.append((tree, label, found.runs))
+            if not any(runs for _, _, runs in trees):
+                raise SourceError(problems)
             source = build_source(
                 trees,
                 bench=bench,
