@@ -34,6 +34,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from formats.v1.files import attempt_folder
+
 # --- Bench, models, tasks ---------------------------------------------------
 
 
@@ -141,8 +143,7 @@ class AttemptEntry:
     @property
     def path(self) -> str:
         """The attempt's folder in the release, ending in "/"."""
-        base = f"attempts/{self.model}/{self.task}/"
-        return base + f"trials/{self.trial}/" if self.trial else base
+        return attempt_folder(self.model, self.task, self.trial)
 
     @property
     def checks_passed(self) -> int:
