@@ -70,7 +70,7 @@ def setup(database_url: str, sizes: list[int], workdir: Path) -> None:
     django.setup()
     from django.core.management import call_command
 
-    from ingest.reader import open_release
+    from formats.reader import open_release
     from ingest.services import release_import
     from samplegen.release import generate_release
 

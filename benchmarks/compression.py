@@ -40,7 +40,7 @@ def setup(db: Path) -> None:
 def build(events: int) -> None:
     from django.core.management import call_command
 
-    from ingest.reader import open_release
+    from formats.reader import open_release
     from ingest.services import release_import
     from samplegen.release import generate_release
 

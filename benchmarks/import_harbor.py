@@ -54,8 +54,8 @@ def _peak_mib() -> float:
 
 def child(mode: str, path: str, database_url: str) -> None:
     _setup(database_url)
+    from formats.reader import open_release, open_tree
     from ingest.harbor.build import harbor_release
-    from ingest.reader import open_release, open_tree
     from ingest.services import release_import
 
     started = time.perf_counter()
@@ -94,8 +94,8 @@ def prepare(work: Path, tasks: int, steps: int) -> tuple[Path, Path, int, int]:
     """The jobs folder, the v1 folder of the same release, the trial count and the
     jobs' size in bytes."""
     _setup(f"sqlite:///{work / 'prepare.sqlite3'}")
+    from formats.reader import open_tree
     from ingest.harbor.build import harbor_release
-    from ingest.reader import open_tree
     from samplegen.harbor import write_sample_harbor
 
     jobs = work / "jobs"

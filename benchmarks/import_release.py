@@ -69,7 +69,7 @@ def child(mode: str, release: str, database_url: str) -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from ingest.reader import open_release
+    from formats.reader import open_release
     from ingest.schema import parse_json
 
     statements, sizes = 0, {}

@@ -70,7 +70,7 @@ def setup_django(args: argparse.Namespace) -> None:
 def build(args: argparse.Namespace) -> None:
     from django.core.management import call_command
 
-    from ingest.reader import open_release
+    from formats.reader import open_release
     from ingest.services import release_import
     from leaderboard.models import Bench
     from samplegen.release import generate_release

@@ -89,7 +89,7 @@ def child(mode: str, release: str, database_url: str, runs: int) -> None:
     django.setup()
     from django.core.management import call_command
 
-    from ingest.reader import open_release
+    from formats.reader import open_release
     from ingest.services import release_import
     from trajectories.models import Event
 
@@ -158,7 +158,7 @@ def _worst(releases: list[str]) -> dict:
     from django.test import Client
     from django.urls import reverse
 
-    from ingest.reader import open_release
+    from formats.reader import open_release
     from ingest.services import release_import
     from trajectories.models import Event
 

@@ -17,13 +17,14 @@ from pathlib import Path
 
 from django.contrib.admin.models import ADDITION, LogEntry
 
+from formats.reader import ReleaseReadError
+from formats.sources import ImportOptions, SourceError
 from ingest.harbor.errors import HarborError
-from ingest.harbor.opening import open_release_or_jobs
 from ingest.locks import ImportBusy, import_lock
 from ingest.models import ImportRecord
+from ingest.opening import open_for_import, progress_option
 from ingest.plan import ImportPlan, build_plan
 from ingest.progress import ProgressCallback
-from ingest.reader import ReleaseReadError, open_release
 from ingest.report import plan_summary
 from ingest.services import ImportRefused, ImportResult, release_import
 from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
@@ -65,6 +66,7 @@ def recorded_import(
     on_written: Callable[[ImportRecord], object] | None = None,
     harbor_scrub: bool = True,
     harbor_models: tuple[bytes, str] | None = None,
+    adapter: str | None = None,
 ) -> RecordedImport:
     """Check (``action`` dry-run or preview) or import the release at ``path``, and record it.
 
@@ -75,12 +77,14 @@ def recorded_import(
     release is written unless it is applied. ImportBusy is recorded (its
     ``record``), then raised, so a caller can say "try later".
 
-    The admin (``via`` admin) also takes Harbor jobs at ``path``, told apart by
-    content and imported into ``bench``: scrubbed unless ``harbor_scrub`` is
-    False (``scrub`` is for a release), with ``harbor_models`` as the models
-    file. ``opener`` replaces the opening of ``path`` (import_harbor builds its
-    release from several paths); for an import it is called under the lock, so
-    what it reads of the database cannot change before the import.
+    What ``path`` holds is told by content (``ingest.opening``: a release, Harbor
+    jobs, ...) unless ``adapter`` names the format (``import_release`` takes
+    releases only). Harbor jobs are imported into ``bench``: scrubbed unless
+    ``harbor_scrub`` is False (``scrub`` is for a release), with
+    ``harbor_models`` as the models file. ``opener`` replaces the opening of
+    ``path`` (import_harbor builds its release from several paths); for an
+    import it is called under the lock, so what it reads of the database cannot
+    change before the import.
 
     An import's record ("applied" or "no-change") is written in the import's
     own transaction, and ``on_written(record)`` (the job's outcome) is called
@@ -97,18 +101,15 @@ def recorded_import(
         bench=bench or "",
     )
     if opener is None:
-        if via == ImportRecord.Via.ADMIN:
-            opener = lambda: open_release_or_jobs(  # noqa: E731
-                path,
-                name=name or str(path),
-                bench=bench,
-                scrub=harbor_scrub,
-                models_file=harbor_models,
-                progress=progress,
-                exceptions_rule=exceptions_rule,
-            )
-        else:
-            opener = lambda: open_release(path)  # noqa: E731
+        options = ImportOptions(
+            bench=bench,
+            models_file=harbor_models,
+            exceptions_rule=exceptions_rule,
+            scrub=harbor_scrub,
+            progress=progress_option(progress),
+            labels=(Path(name or str(path)).name,),
+        )
+        opener = lambda: open_for_import([path], options=options, adapter=adapter)  # noqa: E731
     written: list[RecordedImport] = []
 
     def record_in_transaction(result: ImportResult) -> None:
@@ -144,7 +145,7 @@ def recorded_import(
     except ImportBusy as exc:
         exc.record = recorder.write(Outcome.REFUSED, message=str(exc)).record
         raise
-    except (ReleaseReadError, HarborError) as exc:
+    except (ReleaseReadError, HarborError, SourceError) as exc:
         problems = list(getattr(exc, "problems", []))
         return recorder.write(Outcome.REFUSED, message=str(exc), problems=problems)
     except ImportRefused as exc:

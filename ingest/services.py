@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from django.db import transaction
 
+from formats.reader import ReleaseSource
 from ingest.attempt_batch import AttemptBatch
 from ingest.attempt_rows import attempt_rows
 from ingest.background_write import BackgroundWrites, background_writes
@@ -21,7 +22,6 @@ from ingest.plan import (
     task_signature,
 )
 from ingest.progress import ProgressCallback
-from ingest.reader import ReleaseSource
 from ingest.scrub import Scrubber
 from leaderboard import jsonsafe
 from leaderboard.models import Attempt, Batch, Bench, BenchRevision, Check, Model, Task

@@ -20,9 +20,9 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
+from formats.reader import open_release
 from ingest.admin.staging import staging_root
 from ingest.models import ImportJob
-from ingest.reader import open_release
 from ingest.services import ImportRefused, release_import
 from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
 

@@ -2,7 +2,7 @@
 
 Harbor (``harbor run``) writes job folders of trial folders (see
 docs/harbor.md). This package reads them through the safe reader
-(``ingest.reader.open_tree``), maps every trial to a release-v1 attempt and
+(``formats.reader.open_tree``), maps every trial to a release-v1 attempt and
 builds a release (``HarborSource``, the interface ``ingest.plan`` reads)
 whose attempt folders are built one at a time as the import reads them, so
 the one release import does the checking, preview, atomic write, lock and

@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 
+from formats.sources import AttemptEntry, Check, LazyFolder
 from formats.v1 import SCHEMA
 from formats.v1.files import attempt_folder
 from ingest.harbor.events import trial_events
@@ -58,23 +59,27 @@ class AttemptFiles:
         """Write summary.json again after the summary was amended."""
         self.files["summary.json"] = dump(self.summary)
 
-    def light(self) -> AttemptFiles:
-        """What the release's documents need of this attempt, without its files:
-        the summary's flags, checks, cost and timing, and each check's name, level
-        and outcome (``release.release_files``). Kept for every attempt until the
-        import ends, so nothing more."""
-        verdict = None
-        if self.verdict is not None:
-            keep = ("name", "level", "passed")
-            verdict = {"checks": [{k: c[k] for k in keep} for c in self.verdict["checks"]]}
+    def entry(self, folder: LazyFolder) -> AttemptEntry:
+        """What the release's documents need of this attempt, without its files
+        (which ``folder`` builds again): flags, checks, cost and timing. Kept for
+        every attempt until the import ends, so nothing more."""
         s = self.summary
-        summary = {
-            "flags": s["flags"],
-            "checks": s["checks"],
-            "cost": {"usd": s["cost"].get("usd")},
-            "timing": {k: s["timing"].get(k) for k in ("finished_at", "duration_s")},
-        }
-        return AttemptFiles(self.model, self.task, {}, summary, verdict, self.score, "", self.trial)
+        return AttemptEntry(
+            model=self.model,
+            task=self.task,
+            score=self.score,
+            flags=list(s["flags"]),
+            checks=[
+                Check(c["name"], c["level"], c["passed"], c.get("mandatory", False))
+                for c in self.checks
+            ],
+            cost_usd=s["cost"].get("usd"),
+            duration_s=s["timing"].get("duration_s"),
+            finished_at=s["timing"].get("finished_at"),
+            folder=folder,
+            trial=self.trial,
+            ticket=self.ticket,
+        )
 
     @property
     def flags(self) -> list[str]:

@@ -15,17 +15,17 @@ import math
 from dataclasses import dataclass, field
 from functools import partial
 
+from formats.reader import ReleaseSource
+from formats.sources import AttemptEntry, LazyFolder, ResultsSource, digests_of
 from formats.v1.slugs import RESERVED_BENCH_SLUGS, is_slug
-from ingest.harbor.attempts import AttemptFiles
 from ingest.harbor.errors import HarborError
 from ingest.harbor.existing import NotHarborBench, kept_files, kept_models
-from ingest.harbor.naming import read_models_file, title_of
+from ingest.harbor.naming import read_models_file
 from ingest.harbor.release import release_files, task_checks
 from ingest.harbor.scrubbing import SCRUB_HINT, TrialScrub
-from ingest.harbor.source import HarborSource, LazyFolder, digests_of
-from ingest.harbor.stream import read_jobs
+from ingest.harbor.source import HarborSource
+from ingest.harbor.stream import HarborJobs, read_jobs
 from ingest.progress import ProgressCallback
-from ingest.reader import ReleaseSource
 from leaderboard.models import Bench
 from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE, DEFAULT_REWARD_THRESHOLD, EXCEPTIONS_RULES
 
@@ -36,6 +36,42 @@ class HarborRelease:
     trials: int
     notes: list[str] = field(default_factory=list)
     kept_models: list[str] = field(default_factory=list)
+
+
+def open_jobs(
+    trees: list[tuple[ReleaseSource, str]],
+    *,
+    bench: str,
+    title: str | None = None,
+    models_file: tuple[bytes, str] | None = None,
+    threshold: float = DEFAULT_REWARD_THRESHOLD,
+    allow_partial: bool = False,
+    scrub: bool = True,
+    progress: ProgressCallback | None = None,
+    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
+) -> HarborJobs:
+    """The jobs of ``trees`` (each with the label that names it) as a source of
+    results, read as far as their result.json; HarborError for bad options."""
+    if exceptions_rule not in EXCEPTIONS_RULES:
+        raise HarborError(
+            [f"--exceptions {exceptions_rule!r}: expected one of {', '.join(EXCEPTIONS_RULES)}"]
+        )
+    if not is_slug(bench) or bench in RESERVED_BENCH_SLUGS:
+        raise HarborError([f"--bench {bench!r}: not a valid bench id"])
+    if not math.isfinite(threshold) or threshold < 0:
+        raise HarborError([f"--pass-threshold {threshold!r}: expected a finite number, 0 or more"])
+    rules = read_models_file(*models_file) if models_file else {}
+    return read_jobs(
+        trees,
+        bench=bench,
+        title=title,
+        rules=rules,
+        threshold=threshold,
+        scrubbing=TrialScrub(rewrite=scrub),
+        exceptions_rule=exceptions_rule,
+        allow_partial=allow_partial,
+        progress=progress,
+    )
 
 
 def harbor_release(
@@ -58,48 +94,55 @@ def harbor_release(
     ``progress`` hears of each trial read (phase "checking").
     ``exceptions_rule`` scores the trials that raised (leaderboard.scoring).
     """
-    if exceptions_rule not in EXCEPTIONS_RULES:
-        raise HarborError(
-            [f"--exceptions {exceptions_rule!r}: expected one of {', '.join(EXCEPTIONS_RULES)}"]
-        )
-    if not is_slug(bench) or bench in RESERVED_BENCH_SLUGS:
-        raise HarborError([f"--bench {bench!r}: not a valid bench id"])
-    if not math.isfinite(threshold) or threshold < 0:
-        raise HarborError([f"--pass-threshold {threshold!r}: expected a finite number, 0 or more"])
-    rules = read_models_file(*models_file) if models_file else {}
-    scrubbing = TrialScrub(rewrite=scrub)
-    jobs = read_jobs(
+    jobs = open_jobs(
         trees,
         bench=bench,
-        rules=rules,
+        title=title,
+        models_file=models_file,
         threshold=threshold,
-        scrubbing=scrubbing,
-        exceptions_rule=exceptions_rule,
         allow_partial=allow_partial,
+        scrub=scrub,
         progress=progress,
+        exceptions_rule=exceptions_rule,
     )
-    models, tasks = jobs.models, jobs.tasks
-    attempts: list[AttemptFiles] = []  # each without its files (AttemptFiles.light)
+    return release_of(jobs, replace=replace, title_given=bool(title))
+
+
+def release_of(
+    results: ResultsSource, *, replace: bool = False, title_given: bool = True
+) -> HarborRelease:
+    """The release built from a source of results: its attempts read one at a
+    time (each kept light, its folder built again when the import reads it),
+    the bench's other models kept (unless ``replace``), and the release's own
+    documents written from the light entries. Every problem is raised together
+    as HarborError before anything could be written."""
+    facts = results.bench
+    models, tasks = results.models, results.tasks
+    attempts: list[AttemptEntry] = []  # each without its files
     folders: dict[str, LazyFolder] = {}
 
-    def keep(attempt: AttemptFiles, folder: LazyFolder) -> None:
+    def keep(attempt: AttemptEntry) -> None:
         task = tasks[attempt.task]
         if not task.ticket and attempt.ticket:
             task.ticket = attempt.ticket
-        folders[attempt.folder] = folder
-        attempts.append(attempt.light())
+        folders[attempt.path] = attempt.folder
+        attempts.append(attempt)
 
-    # Refused or not, every trial is read, so that every problem is reported at once.
-    for attempt, folder in jobs.attempts():
-        keep(attempt, folder)
-    problems = jobs.problems
+    # Refused or not, every attempt is read, so that every problem is reported at once.
+    for attempt in results.attempts():
+        keep(attempt)
+    scrubbing = getattr(results, "scrubbing", None)
+    scrub = scrubbing is None or scrubbing.rewrite
+    problems = results.problems
     if not scrub and scrubbing.found():
         problems += [f"{finding} (not scrubbed)" for finding in scrubbing.found()]
     if problems:
         hint = SCRUB_HINT if not scrub and scrubbing.found() else ""
         raise HarborError(sorted(set(problems), key=problems.index), hint=hint)
 
-    existing = Bench.objects.filter(slug=bench).first()
+    title = facts.title
+    exceptions_rule = facts.exceptions_rule or DEFAULT_EXCEPTIONS_RULE
+    existing = Bench.objects.filter(slug=facts.id).first()
     kept: list[str] = []
     if existing is not None and not replace:
         try:
@@ -117,29 +160,31 @@ def harbor_release(
             rebuild = partial(
                 kept_files, existing, attempt.model, attempt.task, attempt.trial, exceptions_rule
             )
-            origin = f"bench {bench}: {attempt.folder} (kept)"
-            keep(attempt, LazyFolder(rebuild, digests_of(attempt.files), origin))
-        title = title or existing.title
+            origin = f"bench {facts.id}: {attempt.folder} (kept)"
+            keep(attempt.entry(LazyFolder(rebuild, digests_of(attempt.files), origin)))
+        if not title_given:
+            title = existing.title
     checks = task_checks(attempts)
     for task in tasks.values():
         task.checks = checks.get(task.id, [])
     files = release_files(
-        bench=bench,
-        title=title or title_of(bench),
+        bench=facts.id,
+        title=title,
         models=list(models.values()),
         tasks=list(tasks.values()),
         attempts=attempts,
         exceptions_rule=exceptions_rule,
+        scoring_rule=facts.scoring_rule,
+        published_key=facts.published_key,
     )
-    name = "+".join(label.rsplit("/", 1)[-1] for _, label in trees)
     source = HarborSource(
-        name=name,
+        name=results.name,
         files=files,
         folders=folders,
-        scrubbed=scrubbing.found() if scrub else [],
+        scrubbed=scrubbing.found() if scrubbing is not None and scrub else [],
         scrubs=scrub,
     )
-    return HarborRelease(source, jobs.trials, jobs.notes, kept)
+    return HarborRelease(source, getattr(results, "trials", len(attempts)), results.notes, kept)
 
 
 def describe(release: HarborRelease) -> list[str]:

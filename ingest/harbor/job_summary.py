@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from formats.reader import ReleaseSource
 from ingest import schema
 from ingest.harbor.layout import RESULT, TrialFolder
-from ingest.reader import ReleaseSource
 from leaderboard.scoring import TOLERANCE
 
 

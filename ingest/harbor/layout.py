@@ -1,6 +1,6 @@
 """Which folders of an opened tree are Harbor jobs and trials.
 
-A tree (``ingest.reader.open_tree``) may be a job folder (``result.json`` with
+A tree (``formats.reader.open_tree``) may be a job folder (``result.json`` with
 trial folders beside it), a folder of jobs, a single trial folder, or an
 archive of any of these. Folders are told apart by content, never by name: a
 trial's ``result.json`` has a ``task_name``; any other ``result.json`` with
@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from formats.reader import ReleaseSource
 from ingest import schema
-from ingest.reader import ReleaseSource
 
 RESULT = "result.json"
 # What a trial folder holds besides result.json: a folder with these and no

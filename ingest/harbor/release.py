@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from formats.sources import ModelEntry, TaskEntry
+from formats.sources import AttemptEntry, ModelEntry, TaskEntry
 from formats.v1 import documents as v1
 from formats.v1.files import model_path, task_path
-from ingest.harbor.attempts import RULE, AttemptFiles, dump
+from ingest.harbor.attempts import RULE, dump
 from leaderboard.formatting import model_rate
 from leaderboard.harbor_result import HARBOR_RESULT
 from leaderboard.scoring import (
@@ -37,8 +37,10 @@ def release_files(
     title: str,
     models: list[ModelEntry],
     tasks: list[TaskEntry],
-    attempts: list[AttemptFiles],
+    attempts: list[AttemptEntry],
     exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
+    scoring_rule: str = RULE,
+    published_key: str | None = HARBOR_RESULT,
 ) -> dict[str, bytes]:
     model_ids = sorted(m.id for m in models)
     by_model = {m.id: m for m in models}
@@ -56,28 +58,27 @@ def release_files(
     for a in every:
         failed = any(f.startswith(EXCEPTION_FLAG_PREFIX) for f in a.flags)
         raised[(a.model, a.task)] = raised.get((a.model, a.task), 0) + failed
-    trial_runs: dict[tuple[str, str], list[AttemptFiles]] = {}
+    trial_runs: dict[tuple[str, str], list[AttemptEntry]] = {}
     for a in further:
         trial_runs.setdefault((a.model, a.task), []).append(a)
-    finished = [a.summary["timing"]["finished_at"] for a in attempts] or ["1970-01-01T00:00:00Z"]
+    finished = [a.finished_at for a in attempts] or ["1970-01-01T00:00:00Z"]
     generated_at = max(finished)
     revision = generated_at[:10]
     files: dict[str, bytes] = {}
 
     cells: dict[str, dict[str, Cell]] = {m: {} for m in model_ids}
     for a in attempts:
-        cost, timing = a.summary["cost"], a.summary["timing"]
         more = trial_runs.get((a.model, a.task), [])
         cells[a.model][a.task] = Cell(
             a.score,
             tuple(a.flags),
             True,
-            cost.get("usd"),
-            timing.get("duration_s"),
+            a.cost_usd,
+            a.duration_s,
             # None: a further trial the exceptions rule leaves out.
             trials=tuple(t.score if counted[id(t)] else None for t in more),
-            trial_costs=tuple(t.summary["cost"].get("usd") for t in more),
-            trial_durations=tuple(t.summary["timing"].get("duration_s") for t in more),
+            trial_costs=tuple(t.cost_usd for t in more),
+            trial_durations=tuple(t.duration_s for t in more),
             errors=raised.get((a.model, a.task), 0),
         )
     figures = {m: model_figures(cells[m], surfaces, task_ids) for m in model_ids}
@@ -102,12 +103,14 @@ def release_files(
                     "pass_rate": model_rate(f.score, f.passed, f.trials, f.tasks),
                     "trials": f.trials,
                     "errors": f.errors,
-                    **({HARBOR_RESULT: spec.published} if spec.published else {}),
+                    **({published_key: spec.published} if spec.published and published_key else {}),
                 },
             )
         )
     files["leaderboard.json"] = dump(
-        v1.leaderboard_document(bench=bench, revision=revision, scoring_rule=RULE, rows=rows)
+        v1.leaderboard_document(
+            bench=bench, revision=revision, scoring_rule=scoring_rule, rows=rows
+        )
     )
     files["matrix.json"] = dump(
         v1.matrix_document(
@@ -123,16 +126,15 @@ def release_files(
         rows_for_model = []
         for t in sorted(t for (mm, t) in by_key if mm == m):
             a = by_key[(m, t)]
-            counts = a.summary["checks"]
             rows_for_model.append(
                 v1.model_attempt_row(
                     task=t,
                     score=a.score,
-                    checks_passed=counts["passed"],
-                    checks_total=counts["total"],
-                    mandatory_failed=counts["mandatory_failed"],
-                    cost_usd=a.summary["cost"].get("usd"),
-                    duration_s=a.summary["timing"]["duration_s"],
+                    checks_passed=a.checks_passed,
+                    checks_total=len(a.checks),
+                    mandatory_failed=a.mandatory_failed,
+                    cost_usd=a.cost_usd,
+                    duration_s=a.duration_s,
                     flags=a.flags,
                 )
             )
@@ -152,7 +154,7 @@ def release_files(
             v1.task_result(
                 m,
                 by_key[(m, t)].score,
-                {c["name"]: c["passed"] for c in by_key[(m, t)].checks},
+                {c.name: c.passed for c in by_key[(m, t)].checks},
                 by_key[(m, t)].flags,
             )
             for m in model_ids
@@ -178,7 +180,7 @@ def release_files(
             title=title,
             revision=revision,
             generated_at=generated_at,
-            scoring_rule=RULE,
+            scoring_rule=scoring_rule,
             models=model_ids,
             tasks=task_ids,
             batches=[v1.manifest_batch(1, generated_at, task_ids)] if task_ids else [],
@@ -198,12 +200,12 @@ def cell_document(cell: Cell) -> dict[str, Any]:
     return v1.matrix_cell(cell.score, cell.flags, trials)
 
 
-def task_checks(attempts: list[AttemptFiles]) -> dict[str, list[dict[str, Any]]]:
+def task_checks(attempts: list[AttemptEntry]) -> dict[str, list[dict[str, Any]]]:
     """Each task's check definitions: every check its attempts' verdicts name,
     in the order first seen (models in id order)."""
     found: dict[str, dict[str, dict[str, Any]]] = {}
     for a in sorted(attempts, key=lambda a: (a.task, a.model)):
         seen = found.setdefault(a.task, {})
         for c in a.checks:
-            seen.setdefault(c["name"], {"name": c["name"], "level": c["level"], "mandatory": False})
+            seen.setdefault(c.name, {"name": c.name, "level": c.level, "mandatory": c.mandatory})
     return {task: list(checks.values()) for task, checks in found.items()}

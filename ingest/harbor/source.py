@@ -11,23 +11,11 @@ holds one attempt folder at a time.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
-from dataclasses import dataclass
 
+from formats.sources import LazyFolder, digests_of
 from ingest.harbor.errors import HarborError
 
-
-@dataclass(frozen=True)
-class LazyFolder:
-    """An attempt folder of the release: how to build its files, and what they were."""
-
-    build: Callable[[], dict[str, bytes]]
-    digests: dict[str, tuple[str, int]]  # file name -> (sha256 hex, size)
-    origin: str  # the trial folder (or kept model) it comes from, for messages
-
-
-def digests_of(files: dict[str, bytes]) -> dict[str, tuple[str, int]]:
-    return {name: (hashlib.sha256(data).hexdigest(), len(data)) for name, data in files.items()}
+__all__ = ["HarborSource", "LazyFolder", "digests_of"]
 
 
 class HarborSource:

@@ -17,17 +17,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import partial
 
-from formats.sources import ModelEntry, TaskEntry
-from ingest.harbor.attempts import AttemptFiles, dump, trial_attempt
+from formats.reader import ReleaseSource
+from formats.sources import AttemptEntry, BenchFacts, LazyFolder, ModelEntry, TaskEntry, digests_of
+from ingest.harbor.attempts import RULE, AttemptFiles, dump, trial_attempt
 from ingest.harbor.identity import ModelIdentity, model_clashes, repeated_trials, task_clashes
 from ingest.harbor.job_summary import Eval, job_figures, read_evals
 from ingest.harbor.layout import RESULT, find_trials
-from ingest.harbor.naming import ModelRule, model_of, slugify
+from ingest.harbor.naming import ModelRule, model_of, slugify, title_of
 from ingest.harbor.scrubbing import TrialScrub
-from ingest.harbor.source import LazyFolder, digests_of
 from ingest.harbor.trial import Trial, TrialProblem, read_head, read_trial
 from ingest.progress import Phase, Progress, ProgressCallback
-from ingest.reader import ReleaseSource
+from leaderboard.harbor_result import HARBOR_RESULT
 from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 
@@ -89,12 +89,12 @@ def _surface(trials: list[Trial], name: str) -> str:
 @dataclass
 class HarborJobs:
     """The trees' trials, read as far as their result.json: the bench's ``models``
-    and ``tasks``; ``attempts()`` reads the rest, one trial at a time."""
+    and ``tasks``; ``attempts()`` reads the rest, one trial at a time. A
+    ``ResultsSource`` (formats.sources)."""
 
-    bench: str
-    threshold: float
+    name: str
+    bench: BenchFacts
     scrubbing: TrialScrub
-    exceptions_rule: str
     models: dict[str, ModelEntry] = field(default_factory=dict)
     tasks: dict[str, TaskEntry] = field(default_factory=dict)
     groups: dict[tuple[str, str], list[Trial]] = field(default_factory=dict)
@@ -102,8 +102,22 @@ class HarborJobs:
     notes: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     progress: ProgressCallback | None = None
+    # The opened trees, closed with the source.
+    trees: list[ReleaseSource] = field(default_factory=list)
 
-    def attempts(self) -> Iterator[tuple[AttemptFiles, LazyFolder]]:
+    @property
+    def threshold(self) -> float:
+        return self.bench.threshold if self.bench.threshold is not None else 0.0
+
+    @property
+    def exceptions_rule(self) -> str:
+        return self.bench.exceptions_rule or DEFAULT_EXCEPTIONS_RULE
+
+    def close(self) -> None:
+        for tree in self.trees:
+            tree.close()
+
+    def attempts(self) -> Iterator[AttemptEntry]:
         """Each trial's attempt, its files already dropped, with the folder that
         builds them again; the trials of one model on one task come together,
         once all are read (each lists the others)."""
@@ -118,7 +132,7 @@ class HarborJobs:
             for n, head in enumerate(group):
                 slot = _Slot(
                     head,
-                    self.bench,
+                    self.bench.id,
                     model_id,
                     task_id,
                     n,
@@ -153,7 +167,7 @@ class HarborJobs:
                     attempt.summary["harbor"]["trials"] = shown
                     digests |= digests_of({"summary.json": dump(attempt.summary)})
                 rebuild = partial(_rebuild, slot, rewrites, shown)
-                yield attempt, LazyFolder(rebuild, digests, slot.head.label)
+                yield attempt.entry(LazyFolder(rebuild, digests, slot.head.label))
 
 
 def read_jobs(
@@ -166,10 +180,20 @@ def read_jobs(
     exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
     allow_partial: bool = False,
     progress: ProgressCallback | None = None,
+    title: str | None = None,
 ) -> HarborJobs:
     """Find the trials of ``trees`` and read their result.json (and each job's
     own result.json, its figures set on its models); nothing more."""
-    jobs = HarborJobs(bench, threshold, scrubbing, exceptions_rule, progress=progress)
+    facts = BenchFacts(
+        bench,
+        title or title_of(bench),
+        RULE,
+        threshold=threshold,
+        exceptions_rule=exceptions_rule,
+        published_key=HARBOR_RESULT,
+    )
+    name = "+".join(label.rsplit("/", 1)[-1] for _, label in trees)
+    jobs = HarborJobs(name, facts, scrubbing, progress=progress)
     problems, notes = jobs.problems, jobs.notes
     trials: list[Trial] = []
     evals: list[Eval] = []

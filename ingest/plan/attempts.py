@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from formats.reader import ReleaseSource
 from formats.v1.jsondoc import JSONProblem
 from ingest import event_schema, schema
 from ingest.plan.checker import Checker
 from ingest.plan.types import AttemptDocs, AttemptPlan, CheckedAttempt, sha256_hex
-from ingest.reader import ReleaseSource
 from ingest.transcripts import TranscriptReading, read_transcript, utf8_error_at
 from leaderboard.scoring import CheckOutcome, score_verdict
 from trajectories.documents import ATTEMPT_FILES

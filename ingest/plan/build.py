@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from formats.reader import ReleaseSource
 from ingest.plan.attempts import check_attempt
 from ingest.plan.checker import Checker
 from ingest.plan.diff import (
@@ -29,7 +30,6 @@ from ingest.plan.release import (
 )
 from ingest.plan.types import CheckedAttempt, Folder, ImportPlan
 from ingest.progress import Phase, Progress, ProgressCallback
-from ingest.reader import ReleaseSource
 
 
 @dataclass

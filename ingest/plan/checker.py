@@ -6,10 +6,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from formats.reader import ReleaseSource
 from formats.v1.jsondoc import JSONProblem
 from ingest import schema
 from ingest.plan.types import ImportPlan, Problem
-from ingest.reader import ReleaseSource
 from ingest.schema_base import errors_of
 from ingest.scrub import Scrubber
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from formats.reader import open_release
 from ingest.plan import build_plan
 from ingest.preview import plan_model_figures, score_changes
-from ingest.reader import open_release
 from leaderboard.models import Attempt, Model
 from samplegen.release import generate_release
 from tests.factories import edit_json, import_path

@@ -10,11 +10,11 @@ import time
 import pytest
 from django.db import connection
 
+from formats.reader import open_release
 from ingest import attempt_batch, bulk
 from ingest.attempt_batch import AttemptBatch
 from ingest.attempt_rows import EVENT_COLUMNS, PendingAttempt
 from ingest.background_write import background_writes
-from ingest.reader import open_release
 from ingest.services import release_import
 from leaderboard.models import Attempt
 from tests.factories import dump, import_path

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from formats.reader import open_release
 from ingest.plan import check_release
-from ingest.reader import open_release
 from tests.factories import edit_json, import_path
 
 pytestmark = pytest.mark.django_db

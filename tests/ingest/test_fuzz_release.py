@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, event, given, note
 from hypothesis import settings as profiles
 from hypothesis import strategies as st
 
-from ingest.reader import open_release
+from formats.reader import open_release
 from ingest.services import ImportRefused, release_import
 from leaderboard.models import Bench
 from samplegen.release import generate_release

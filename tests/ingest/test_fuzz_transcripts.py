@@ -36,9 +36,9 @@ from hypothesis import settings as profiles
 from hypothesis import strategies as st
 
 from formats.normalise import NORMALISERS, detect, normalise
+from formats.reader import open_release
 from ingest.models import ImportRecord
 from ingest.plan import build_plan
-from ingest.reader import open_release
 from ingest.services import ImportRefused, release_import
 from leaderboard.models import Attempt
 from samplegen.release import generate_release

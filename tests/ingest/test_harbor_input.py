@@ -12,9 +12,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from formats.reader import open_tree
 from ingest.harbor.build import harbor_release
 from ingest.models import ImportRecord
-from ingest.reader import open_tree
 from ingest.services import release_import
 from leaderboard.models import Attempt, Bench, CheckResult
 from tests.factories import dump

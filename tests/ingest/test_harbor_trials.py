@@ -241,9 +241,9 @@ def test_pages_of_one_attempt_per_model_see_trial_0_only(three_trials, client):
 
 
 def test_the_import_preview_predicts_the_score_that_counts_every_trial(three_trials, tmp_path):
+    from formats.reader import open_release
     from ingest.plan import build_plan
     from ingest.preview import plan_model_figures
-    from ingest.reader import open_release
 
     root = tmp_path / "release"
     release_export(bench=Bench.objects.get(slug="hb"), root=root)

@@ -13,9 +13,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from formats.reader import open_release
 from ingest.jobs import job_enqueue, job_retry, jobs_reap
 from ingest.models import ImportJob, ImportRecord
-from ingest.reader import open_release
 from leaderboard.models import Attempt
 from tests import children
 from tests.factories import make_user, run_jobs

@@ -13,11 +13,11 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from formats.reader import open_release
 from ingest.imports import Outcome
 from ingest.jobs import job_enqueue
 from ingest.locks import import_lock
 from ingest.models import ImportJob, ImportLock, ImportRecord
-from ingest.reader import open_release
 from leaderboard.models import Attempt, Bench
 from tests.factories import edit_json, import_path, make_user, run_jobs
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.reader import open_release
+from formats.reader import open_release
 from ingest.services import ImportRefused, release_import
 from leaderboard.models import Attempt, Bench, Model, Task
 from trajectories.models import Blob, Event, VendorRequest

@@ -18,10 +18,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from formats.reader import open_release
 from ingest.export import release_export
 from ingest.plan import build_plan
 from ingest.preview import preview_document
-from ingest.reader import open_release
 from leaderboard.models import Attempt, Bench
 from samplegen.release import generate_release
 from tests.factories import edit_json

@@ -8,8 +8,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from formats.reader import open_release
 from ingest.plan import check_release
-from ingest.reader import open_release
 from ingest.report import plan_summary
 from ingest.scrub import Scrubber
 from tests.factories import edit_json, import_path

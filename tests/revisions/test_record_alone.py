@@ -9,7 +9,7 @@ from unittest import mock
 
 import pytest
 
-from ingest.reader import open_release
+from formats.reader import open_release
 from ingest.services import ImportRefused, release_import
 from leaderboard.models import Bench, BenchRevision
 from leaderboard.revisions import revision_slug

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 
-from ingest.reader import open_release
+from formats.reader import open_release
 from ingest.services import release_import
 from tests.factories import import_path
 from trajectories.models import Event

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from formats.reader import open_tree
 from ingest.cli_progress import TerminalProgress
 from ingest.harbor.build import describe, harbor_release
 from ingest.harbor.source import HarborSource
@@ -15,7 +16,6 @@ from ingest.imports import Action, recorded_import
 from ingest.locks import ImportBusy
 from ingest.management.outcome import report_import
 from ingest.models import ImportRecord
-from ingest.reader import open_tree
 from leaderboard.scoring import (
     DEFAULT_EXCEPTIONS_RULE,
     DEFAULT_REWARD_THRESHOLD,

@@ -43,6 +43,7 @@ class Command(BaseCommand):
                 staged=staged,
                 scrub=scrub,
                 progress=progress,
+                adapter="release",
             )
         except ImportBusy as exc:
             raise CommandError(str(exc)) from None

@@ -18,8 +18,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from ingest import reader
-from ingest.reader import ReleaseReadError, ReleaseSource, open_release
+from formats import reader
+from formats.reader import ReleaseReadError, ReleaseSource, open_release
 
 MiB = 1024 * 1024
 LIMITS = {"archive_max_bytes": 8 * MiB, "archive_max_entries": 100, "file_max_bytes": 2 * MiB}
@@ -618,7 +618,7 @@ def test_a_killed_readers_unpacked_folder_is_removed_by_the_next_open(tmp_path, 
     child = children.start(
         """
         import json, sys, time
-        from ingest.reader import open_release
+        from formats.reader import open_release
         source = open_release(sys.argv[1], limits=json.loads(sys.argv[2]))
         print("unpacked", flush=True)
         time.sleep(120)

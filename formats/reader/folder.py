@@ -7,9 +7,9 @@ import os
 import stat
 from pathlib import Path
 
-from ingest.reader.errors import cannot_read
-from ingest.reader.source import ReleaseSource, open_regular
-from ingest.reader.tally import Limits, Tally, pick_root, pump, strip
+from formats.reader.errors import cannot_read
+from formats.reader.source import ReleaseSource, open_regular
+from formats.reader.tally import Limits, Tally, pick_root, pump, strip
 
 
 def read_folder(path: Path, limits: Limits, marker: str | None) -> ReleaseSource:

@@ -8,8 +8,8 @@ import stat
 import weakref
 from pathlib import Path
 
-from ingest.reader.errors import cannot_read, entry_refusal
-from ingest.tempdirs import UnpackDir
+from formats.reader.errors import cannot_read, entry_refusal
+from formats.reader.tempdirs import UnpackDir
 
 O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)

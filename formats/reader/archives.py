@@ -15,10 +15,10 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
-from ingest.reader.errors import ReleaseReadError, corrupt, refusal, unreadable
-from ingest.reader.source import O_BINARY, O_NOFOLLOW, ReleaseSource
-from ingest.reader.tally import CHUNK, DAMAGED, Limits, Tally, guarded, pick_root, pump, strip
-from ingest.tempdirs import UnpackDir
+from formats.reader.errors import ReleaseReadError, corrupt, refusal, unreadable
+from formats.reader.source import O_BINARY, O_NOFOLLOW, ReleaseSource
+from formats.reader.tally import CHUNK, DAMAGED, Limits, Tally, guarded, pick_root, pump, strip
+from formats.reader.tempdirs import UnpackDir
 
 # Between two members' data a tar stream only holds headers, pax records and padding, which
 # never legitimately come near this size. Capping it stops a giant pax record, which tarfile

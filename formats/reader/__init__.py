@@ -21,11 +21,11 @@ from pathlib import Path
 
 from django.conf import settings
 
-from ingest.reader.archives import read_tar, read_zip
-from ingest.reader.errors import ReleaseReadError, refusal, unreadable
-from ingest.reader.folder import read_folder
-from ingest.reader.source import ReleaseSource
-from ingest.reader.tally import Limits
+from formats.reader.archives import read_tar, read_zip
+from formats.reader.errors import ReleaseReadError, refusal, unreadable
+from formats.reader.folder import read_folder
+from formats.reader.source import ReleaseSource
+from formats.reader.tally import Limits
 
 __all__ = ["MANIFEST", "READERS", "ReleaseReadError", "ReleaseSource", "open_release", "open_tree"]
 

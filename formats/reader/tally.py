@@ -9,7 +9,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ingest.reader.errors import ReleaseReadError, corrupt, entry_refusal, refusal
+from formats.reader.errors import ReleaseReadError, corrupt, entry_refusal, refusal
 
 CHUNK = 1024 * 1024
 _DRIVE = re.compile(r"[A-Za-z]:")
