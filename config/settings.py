@@ -245,10 +245,10 @@ BENCHVIEW_LIMITS = {
     # Blobs (patches, transcripts, tickets) above this size go to file storage.
     "blob_db_max_bytes": envint("BENCHVIEW_BLOB_DB_MAX_BYTES", 4 * 1024**2),
     # Release documents (formats.v1.jsondoc, ingest.schema_base): nesting depth of a
-    # JSON file (orjson, which writes events and requests, stops at 255); the
+    # JSON file (at most 254: orjson, which writes events and requests, stops at 255); the
     # magnitude of every number the format types (scores, costs, durations):
     # ten thousand attempts at the bound still sum to a finite figure.
-    "json_max_depth": envint("BENCHVIEW_JSON_MAX_DEPTH", 100),
+    "json_max_depth": envint("BENCHVIEW_JSON_MAX_DEPTH", 254),
     "number_max_abs": envint("BENCHVIEW_NUMBER_MAX_ABS", 10**12),
     # Bulk inserts.
     "bulk_batch_size": envint("BENCHVIEW_BULK_BATCH_SIZE", 2000),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from functools import update_wrapper
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseNotAllowed
@@ -121,6 +122,11 @@ class ImportJobAdmin(ReadOnlyAdmin):
     search_fields = ["source_name", "error"]
     list_select_related = ["user"]
     list_display_links = None
+
+    @property
+    def list_per_page(self) -> int:
+        # How many jobs a page of the history lists (the job_history_max limit).
+        return int(settings.BENCHVIEW_LIMITS["job_history_max"])
 
     @admin.display(description="job", ordering="pk")
     def job(self, obj) -> str:

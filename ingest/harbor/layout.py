@@ -36,10 +36,6 @@ class TrialFolder:
     def read(self, name: str) -> bytes:
         return self.tree.read(self.prefix + name)
 
-    def names_under(self, folder: str) -> list[str]:
-        start = self.prefix + folder
-        return [n[len(self.prefix) :] for n in self.tree.names() if n.startswith(start)]
-
 
 def _folder_of(name: str) -> str:
     return name[: -len(RESULT)]
