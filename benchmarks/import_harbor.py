@@ -54,18 +54,13 @@ def _peak_mib() -> float:
 
 def child(mode: str, path: str, database_url: str) -> None:
     _setup(database_url)
-    from formats.reader import open_release, open_tree
-    from ingest.harbor.build import harbor_release
-    from ingest.services import release_import
+    from benchmarks.recorded import import_recorded
 
     started = time.perf_counter()
     if mode == "harbor":
-        with open_tree(path) as tree:
-            built = harbor_release([(tree, path)], bench="bench")
-            result = release_import(source=built.source)
+        result = import_recorded(path, adapter="harbor", bench="bench")
     else:
-        with open_release(path) as source:
-            result = release_import(source=source)
+        result = import_recorded(path)
     seconds = time.perf_counter() - started
     print(
         json.dumps(
@@ -95,7 +90,7 @@ def prepare(work: Path, tasks: int, steps: int) -> tuple[Path, Path, int, int]:
     jobs' size in bytes."""
     _setup(f"sqlite:///{work / 'prepare.sqlite3'}")
     from formats.reader import open_tree
-    from ingest.harbor.build import harbor_release
+    from ingest.reading.harbor.build import harbor_release
     from samplegen.harbor import write_sample_harbor
 
     jobs = work / "jobs"

@@ -9,6 +9,6 @@ class IngestConfig(AppConfig):
         # Harbor's reading checks values against the site's column sizes, so it
         # is registered here rather than on the ground floor (formats).
         from formats.sources.registry import ADAPTERS
-        from ingest.harbor.adapter import HARBOR
+        from ingest.reading.harbor.adapter import HARBOR
 
         ADAPTERS.setdefault(HARBOR.name, HARBOR)

@@ -20,8 +20,8 @@ from django.utils.html import format_html
 
 from ingest.admin import job_views, views
 from ingest.admin.publishing import batch_publish_recorded
-from ingest.jobs import jobs_reap
 from ingest.models import ImportJob, ImportLock, ImportRecord
+from ingest.running.jobs import jobs_reap
 from leaderboard import formatting
 from leaderboard.admin import BatchAdmin, BenchAdmin, ReadOnlyAdmin, is_staff
 from leaderboard.models import Batch, Bench
