@@ -85,10 +85,11 @@ def _options(name: str):
 
 def child(mode: str, name: str, paths: str, database_url: str) -> None:
     _setup(database_url)
-    from formats.sources.registry import ADAPTERS
     from ingest.door.adapters import opened
     from ingest.reader import open_release
     from ingest.services import release_import
+
+    from formats.sources.registry import ADAPTERS
 
     started = time.perf_counter()
     if mode == "format":
@@ -115,14 +116,12 @@ def child(mode: str, name: str, paths: str, database_url: str) -> None:
 def prepare(name: str, work: Path, scale: int) -> None:
     """Writes the input and the v1 folder the door makes of it; prints their paths."""
     _setup(f"sqlite:///{work / 'prepare.sqlite3'}")
-    import ingest.door.adapters  # noqa: F401  (fills the registry)
-    from formats.sources.registry import ADAPTERS
-    from ingest.door.adapters import opened
+    from ingest.running.opening import open_for_import
 
     paths = GENERATORS[name](work / "input", scale)
     size = sum(p.stat().st_size for path in paths for p in path.rglob("*") if p.is_file())
     release = work / "v1"
-    with opened(ADAPTERS[name], paths, _options(name)) as source:
+    with open_for_import(list(paths), options=_options(name), adapter=name) as source:
         for file in source.names():
             target = release / file
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -201,8 +200,7 @@ def main() -> None:
 
 def _registered_main() -> None:
     _setup("sqlite://:memory:")
-    import ingest.door.adapters  # noqa: F401  (fills the registry)
-    from formats.sources.registry import ADAPTERS
+    from formats.sources.registry import ADAPTERS  # Harbor's is added as the apps load
 
     print(json.dumps(list(ADAPTERS)))
 

@@ -17,9 +17,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from ingest.admin.staging import staging_root
-from ingest.locks import import_lock
 from ingest.models import ImportJob, ImportRecord
+from ingest.running.locks import import_lock
+from ingest.running.staging import staging_root
 from leaderboard.models import Batch, Bench, Model
 from tests.factories import (
     START,

@@ -11,9 +11,9 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from ingest.admin.staging import Staged
-from ingest.locks import ImportBusy, import_lock
 from ingest.models import ImportLock, ImportRecord
+from ingest.running.locks import ImportBusy, import_lock
+from ingest.running.staging import Staged
 from leaderboard.models import Attempt, Batch, Model, Task
 from tests.factories import import_path, make_user
 
