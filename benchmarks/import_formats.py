@@ -85,21 +85,18 @@ def _options(name: str):
 
 def child(mode: str, name: str, paths: str, database_url: str) -> None:
     _setup(database_url)
-    from ingest.door.adapters import opened
-    from ingest.reader import open_release
-    from ingest.services import release_import
-
-    from formats.sources.registry import ADAPTERS
+    from formats.reader import open_release
+    from ingest.running.opening import open_for_import
+    from ingest.writing.services import write_release
 
     started = time.perf_counter()
     if mode == "format":
-        with opened(
-            ADAPTERS[name], [Path(p) for p in paths.split(os.pathsep)], _options(name)
-        ) as s:
-            result = release_import(source=s, scrub=getattr(s, "scrubs", False))
+        found = paths.split(os.pathsep)
+        with open_for_import(found, options=_options(name), adapter=name) as source:
+            result = write_release(source=source, scrub=getattr(source, "scrubs", False))
     else:
         with open_release(paths) as source:
-            result = release_import(source=source, scrub=True)
+            result = write_release(source=source, scrub=True)
     seconds = time.perf_counter() - started
     print(
         json.dumps(
@@ -131,8 +128,10 @@ def prepare(name: str, work: Path, scale: int) -> None:
 
 def _run(*args: str) -> dict:
     out = subprocess.run(
-        [sys.executable, __file__, *args], check=True, capture_output=True, text=True, cwd=ROOT
+        [sys.executable, __file__, *args], capture_output=True, text=True, cwd=ROOT
     )
+    if out.returncode != 0:
+        raise SystemExit(f"{' '.join(args[:3])} failed:\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
