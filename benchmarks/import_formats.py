@@ -166,7 +166,9 @@ def main() -> None:
     for name in [n for n in names if n in GENERATORS]:
         peaks: dict[str, dict[int, float]] = {}
         for scale in scales:
-            with tempfile.TemporaryDirectory(prefix=f"benchview-{name}-") as tmp:
+            # Not "benchview-release-...": the safe reader sweeps stale unpack
+            # folders by that prefix.
+            with tempfile.TemporaryDirectory(prefix=f"bvbench-formats-{name}-") as tmp:
                 work = Path(tmp)
                 found = _run("--prepare", name, str(work), str(scale))
                 databases = [("sqlite", lambda n, work=work: f"sqlite:///{work / n}.sqlite3")]
