@@ -41,8 +41,7 @@ def setup(database_url: str, sizes: list[int], workdir: Path) -> None:
     django.setup()
     from django.core.management import call_command
 
-    from ingest.reader import open_release
-    from ingest.services import release_import
+    from benchmarks.recorded import import_recorded
     from leaderboard.models import Bench
     from samplegen.release import generate_release
 
@@ -56,8 +55,7 @@ def setup(database_url: str, sizes: list[int], workdir: Path) -> None:
             generate_release(
                 release, models=2, tasks=1, released=1, events=n, seed=11, bench=f"c{n}"
             )
-        with open_release(release) as source:
-            release_import(source=source)
+        import_recorded(release)
         print(f"{n:>7} events: imported in {time.perf_counter() - started:.1f}s", flush=True)
 
 
