@@ -17,7 +17,7 @@ from django.template.response import TemplateResponse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
-from ingest.admin import import_dir
+from ingest.admin import bucket, import_dir
 from ingest.admin.services import preview_release
 from ingest.admin.staging import Staged, sweep_stale
 from ingest.admin.uploads import ReleaseUploadHandler
@@ -38,17 +38,20 @@ def import_start(request, *, model_admin):
     pick_form = ServerPickForm(request.POST or None)
     if request.method == "POST" and pick_form.is_valid():
         name = pick_form.cleaned_data["name"]
+        staged = Staged.create()
         try:
-            path = import_dir.resolve(name)
+            meta = {"name": name, **_harbor_meta(pick_form)}
+            if bucket.bucket() is not None:
+                # Copied to this host, then staged like an upload for the worker.
+                path = import_dir.fetch(name, staged.upload_dir)
+                meta["upload"] = name
+            else:
+                path = import_dir.resolve(name)
+            return _preview(request, model_admin, staged, path=path, meta=meta)
         except import_dir.OutsideImportDir as exc:
             pick_form.add_error("name", str(exc))
-        else:
-            staged = Staged.create()
-            try:
-                meta = {"name": name, **_harbor_meta(pick_form)}
-                return _preview(request, model_admin, staged, path=path, meta=meta)
-            finally:
-                _remove_unless_pending(request, staged)
+        finally:
+            _remove_unless_pending(request, staged)
     return _start_page(request, model_admin, pick_form=pick_form)
 
 
@@ -115,6 +118,7 @@ def _preview(request, model_admin, staged: Staged, *, path, meta: dict):
         return _preview_page(request, model_admin, preview.document, token=None, status=400)
     staged.write("meta.json", {**meta, "sha256": preview.document["source_sha256"]})
     staged.write("preview.json", preview.document)
+    staged.share()
     request.session[SESSION_KEY] = [*request.session.get(SESSION_KEY, []), staged.token]
     return redirect("admin:ingest_import_preview", staged.token)
 
@@ -243,7 +247,7 @@ def _start_page(
         pick_form=pick_form or ServerPickForm(),
         upload_error=upload_error,
         upload_max_bytes=settings.BENCHVIEW_LIMITS["upload_max_bytes"],
-        import_dir=import_dir.import_dir(),
+        import_dir=import_dir.location(),
         pending=request.session.get(SESSION_KEY, []),
     )
     return TemplateResponse(request, "ingest/admin/import_start.html", context, status=status)
