@@ -25,15 +25,15 @@ UPLOAD_PREFIX = "uploads"
 IMPORT_PREFIX = "imports"
 
 
-def storages(*, manifest_static: bool) -> dict:
+def storages(*, manifest_static: bool, bucket: str = S3_BUCKET) -> dict:
     """Django's STORAGES: the bucket when BENCHVIEW_S3_BUCKET is set, else MEDIA_ROOT."""
     default = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
-    if S3_BUCKET:
+    if bucket:
         endpoint = os.environ.get("BENCHVIEW_S3_ENDPOINT_URL") or None
         default = {
             "BACKEND": "storages.backends.s3.S3Storage",
             "OPTIONS": {
-                "bucket_name": S3_BUCKET,
+                "bucket_name": bucket,
                 "endpoint_url": endpoint,
                 "region_name": os.environ.get("BENCHVIEW_S3_REGION") or None,
                 # Keys as on disk (blobs/<aa>/<sha256>): the bucket root, no prefix.

@@ -54,6 +54,10 @@ def get_tree(prefix: str, local: Path) -> int:
     return count
 
 
+def read(key: str) -> bytes:
+    return bucket().Object(key).get()["Body"].read()
+
+
 def has(key: str) -> bool:
     return bool(list(bucket().objects.filter(Prefix=key).limit(1)))
 

@@ -56,8 +56,7 @@ class Staged:
         if path.is_dir() and not path.is_symlink():
             return cls(token, path)
         if bucket.bucket() is not None and bucket.has(bucket.upload_key(token, "meta.json")):
-            path.mkdir(mode=0o700, exist_ok=True)
-            return cls(token, path)
+            return cls(token, path)  # in the bucket; fetched here only when needed
         return None
 
     @property
@@ -70,7 +69,7 @@ class Staged:
     def read(self, name: str) -> dict:
         path = self.path / name
         if not path.exists() and bucket.bucket() is not None:
-            bucket.get_tree(bucket.upload_key(self.token, name), path)
+            return json.loads(bucket.read(bucket.upload_key(self.token, name)))
         return json.loads(path.read_text(encoding="utf-8"))
 
     def upload_path(self, name: str) -> Path:

@@ -40,7 +40,9 @@ class Client:
         try:
             connection.request(method, path, body=body or None, headers=sent)
             response = connection.getresponse()
-            answer = Answer(response.status, {k.lower(): v for k, v in response.getheaders()}, response.read())
+            answer = Answer(
+                response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+            )
             for value in response.headers.get_all("Set-Cookie") or []:
                 name, _, rest = value.partition("=")
                 self.cookies[name.strip()] = rest.split(";", 1)[0]

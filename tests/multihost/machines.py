@@ -75,7 +75,9 @@ class Machines:
     def command(self, name: str, argv: list[str]) -> list[str]:
         """``argv`` as run on host ``name``: its network, its folder at the mount
         point (private mounts), its host name."""
-        script = 'mount --bind "$0" "$1" && echo "$2" >/proc/sys/kernel/hostname && shift 2 && exec "$@"'
+        script = (
+            'mount --bind "$0" "$1" && echo "$2" >/proc/sys/kernel/hostname && shift 2 && exec "$@"'
+        )
         return [
             "ip", "netns", "exec", f"{PREFIX}{name}",
             "unshare", "--mount", "--uts", "--propagation", "private", "--",

@@ -257,6 +257,10 @@ def test_an_upload_on_web_host_1_is_imported_by_the_worker_on_another_host(site,
     assert committed and worker_host == "work"
     # Done (the job's state commits with the import): then the staged upload goes.
     wait_for("the staged upload's removal", lambda: not site.bucket_objects(f"uploads/{staged}/"))
+    left = [
+        f for h in ("web1", "web2", "work") for f in site.machines.folder(h).rglob("uploads/*/*")
+    ]
+    assert left == []
 
     # Replication lag: from the commit on the primary until the replica shows it.
     began = time.monotonic()
