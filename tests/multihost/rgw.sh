@@ -9,9 +9,13 @@ set -euo pipefail
 cmd=$1 dir=$2
 
 stop() {
-  for pidfile in "$dir"/run/*.pid; do
-    [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
+  pids=$(cat "$dir"/run/*.pid 2>/dev/null || true)
+  [ -n "$pids" ] || return 0
+  kill $pids 2>/dev/null || true
+  for _ in $(seq 1 50); do
+    kill -0 $pids 2>/dev/null || return 0; sleep 0.2
   done
+  kill -9 $pids 2>/dev/null || true
 }
 
 if [ "$cmd" = stop ]; then stop; exit 0; fi
@@ -34,6 +38,11 @@ osd pool default min size = 1
 osd pool default pg num = 8
 osd pool default pgp num = 8
 osd crush chooseleaf type = 0
+# The OSD would place itself in the CRUSH map as it starts, in a command sent
+# before it knows the cluster's fsid (refused as "wrong fsid", now and then):
+# it is placed by this script instead.
+osd crush update on start = false
+osd class update on start = false
 mon allow pool size one = true
 mon warn on pool no redundancy = false
 osd objectstore = memstore
@@ -56,9 +65,20 @@ ceph-authtool "$dir/keyring" --gen-key -n client.admin --cap mon 'allow *' --cap
 monmaptool --create --fsid "$fsid" --addv a "[v1:$addr:6789]" "$dir/monmap" >/dev/null
 ceph-mon -c "$conf" --mkfs -i a --monmap "$dir/monmap" --keyring "$dir/keyring"
 ceph-mon -c "$conf" -i a
-osd=$(ceph -c "$conf" osd create)
+# The OSD's store first: it picks its own uuid (memstore ignores --osd-uuid).
+osd=0
 mkdir -p "$dir/osd/osd.$osd"
 ceph-osd -c "$conf" -i "$osd" --mkfs 2>>"$dir/log/mkfs.log"
+uuid=$(cat "$dir/osd/osd.$osd/fsid")
+# The monitor takes a moment to form its quorum of one; until then it refuses
+# commands. With the uuid, creating the OSD is idempotent: a retry is harmless.
+created=
+for _ in $(seq 1 60); do
+  created=$(ceph -c "$conf" --connect-timeout 5 osd create "$uuid" "$osd" 2>/dev/null) && break
+  sleep 0.5
+done
+[ "$created" = "$osd" ] || { echo "the Ceph monitor did not answer; see $dir/log" >&2; exit 1; }
+ceph -c "$conf" osd crush add "osd.$osd" 1.0 root=default >/dev/null 2>&1
 ceph-osd -c "$conf" -i "$osd"
 for _ in $(seq 1 60); do
   ceph -c "$conf" osd stat 2>/dev/null | grep -q '1 up' && break; sleep 0.5

@@ -82,13 +82,11 @@ class Postgres:
         )  # fmt: skip
         self._start(self.replica)
 
-    def stop(self) -> None:
-        for host in (self.replica, self.primary):
+    def stop(self, hosts: tuple[str, ...] = ()) -> None:
+        for host in hosts or (self.replica, self.primary):
             if (self._data(host) / "postmaster.pid").exists():
-                self.machines.run(
-                    host,
-                    _as_postgres(self.bin / "pg_ctl", "-D", self._data(host), "-m", "fast", "stop"),
-                )
+                pg_ctl = [self.bin / "pg_ctl", "-D", self._data(host), "-m", "fast", "stop"]
+                self.machines.run(host, _as_postgres(*pg_ctl))
 
     def url(self, host: str, database: str = "benchview") -> str:
         return f"postgres://postgres@{self.machines.address(host)}:5432/{database}"
