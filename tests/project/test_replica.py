@@ -30,6 +30,25 @@ if not get_user_model().objects.filter(username="staff").exists():
     get_user_model().objects.create_user("staff", password="pw", is_staff=True)
 """
 
+RETITLE = """
+import django, sys; django.setup()
+from leaderboard.models import Bench
+Bench.objects.filter(slug=sys.argv[1]).update(title=sys.argv[2])
+"""
+
+MIRROR = """
+import django, json; django.setup()
+from django.contrib.auth import get_user_model
+from django.test import Client
+anonymous, staff = Client(), Client()
+staff.force_login(get_user_model().objects.get(username="staff"))
+titles = []
+for client in (staff, anonymous, staff, anonymous):
+    answer = client.get("/data/v1/on-both/manifest.json")
+    titles.append([answer.status_code, json.loads(answer.content)["title"]])
+print(json.dumps(titles))
+"""
+
 READ = """
 import django, json; django.setup()
 from django.contrib.auth import get_user_model
@@ -69,6 +88,7 @@ def databases(tmp_path_factory) -> tuple[Path, Path]:
         if Path(f"{primary}{suffix}").exists():
             shutil.copy(f"{primary}{suffix}", f"{replica}{suffix}")
     _run(SETUP, env, "on-primary-only")
+    _run(RETITLE, env, "on-both", "retitled on the primary")
     return primary, replica
 
 
@@ -87,6 +107,19 @@ def test_anonymous_reads_come_from_the_replica_and_signed_in_ones_from_the_prima
     assert seen["anonymous_again"] == [200, ["on-both"]]
     assert seen["staff"] == [200, ["on-both", "on-primary-only"]]
     assert seen["head"] == 200
+
+
+def test_one_worker_builds_mirror_documents_from_the_database_each_reader_reads(databases):
+    primary, replica = databases
+    # In one process, one after the other: no document the primary's state names is
+    # built from the replica's rows, nor the other way round.
+    seen = json.loads(_run(MIRROR, _env(primary, f"sqlite:///{replica}")))
+    assert seen == [
+        [200, "retitled on the primary"],
+        [200, "on-both"],
+        [200, "retitled on the primary"],
+        [200, "on-both"],
+    ]
 
 
 def test_without_a_replica_everyone_reads_the_primary(databases):
