@@ -73,21 +73,21 @@ uuid=$(cat "$dir/osd/osd.$osd/fsid")
 # The monitor takes a moment to form its quorum of one; until then it refuses
 # commands. With the uuid, creating the OSD is idempotent: a retry is harmless.
 created=
-for _ in $(seq 1 60); do
+for _ in $(seq 1 240); do
   created=$(ceph -c "$conf" --connect-timeout 5 osd create "$uuid" "$osd" 2>/dev/null) && break
   sleep 0.5
 done
 [ "$created" = "$osd" ] || { echo "the Ceph monitor did not answer; see $dir/log" >&2; exit 1; }
 ceph -c "$conf" osd crush add "osd.$osd" 1.0 root=default >/dev/null 2>&1
 ceph-osd -c "$conf" -i "$osd"
-for _ in $(seq 1 60); do
+for _ in $(seq 1 240); do
   ceph -c "$conf" osd stat 2>/dev/null | grep -q '1 up' && break; sleep 0.5
 done
 mkdir -p "$dir/rgw"
 radosgw -c "$conf" -n client.rgw.a
 radosgw-admin -c "$conf" user create --uid=benchview --display-name=benchview \
   --access-key="$access" --secret-key="$secret" >/dev/null
-for _ in $(seq 1 120); do
+for _ in $(seq 1 480); do
   curl -s -o /dev/null "http://$addr:$port/" && exit 0; sleep 0.5
 done
 echo "radosgw did not answer on $addr:$port; see $dir/log" >&2

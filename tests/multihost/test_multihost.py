@@ -121,7 +121,7 @@ class Site:
             host, argv, log=self.root / f"{host}.log", cwd=ROOT, env=self.env()
         )
         probe = Client(address, 8000, "10.236.36.1", timeout=5)
-        wait_for(f"gunicorn on {host}", lambda: probe.get("/healthz").status == 200, timeout=60)
+        wait_for(f"gunicorn on {host}", lambda: probe.get("/healthz").status == 200, timeout=240)
 
     def up(self) -> None:
         self.machines.up(list(CLIENTS.values()))
@@ -161,7 +161,7 @@ class Site:
             "lb", ["haproxy", "-db", "-f", str(config)], log=self.root / "haproxy.log"
         )
         front = self.client("load")
-        wait_for("HAProxy", lambda: front.get("/healthz").status == 200)
+        wait_for("HAProxy", lambda: front.get("/healthz").status == 200, timeout=120)
 
     def down(self) -> None:
         self.machines.stop_all()  # the web hosts, the worker, HAProxy
@@ -252,7 +252,7 @@ def test_an_upload_on_web_host_1_is_imported_by_the_worker_on_another_host(site,
     applied = staff.post_form(f"{preview}apply/", {"csrfmiddlewaretoken": token, "publish": "on"})
     assert applied.status == 302, applied.text[:2000]
     job_id = int(applied.headers["location"].rstrip("/").rsplit("/", 1)[1])
-    committed = wait_for("the import job", lambda: _job(site, job_id)[0] in ("done", "failed"), 120)
+    committed = wait_for("the import job", lambda: _job(site, job_id)[0] in ("done", "failed"), 600)
     state, worker_host, error = _job(site, job_id)
     assert (state, error) == ("done", ""), error
     assert committed and worker_host == "work"
