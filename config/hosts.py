@@ -3,7 +3,7 @@
 Both are off unless their variable is set, so one machine keeps needing nothing:
 ``BENCHVIEW_S3_BUCKET`` puts blobs, admin uploads and the import folder into one
 S3 bucket (django-storages); ``DATABASE_REPLICA_URL`` sends anonymous page reads
-to a streaming replica (config/replica.py).
+to a streaming replica (core/replica.py).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def replica_database(default: dict) -> dict | None:
 
     Its connections time out quickly and are checked before each request reuses
     them, so a replica that stops answering costs a request little before the
-    router (config/replica.py) falls back to the primary. In tests it mirrors the
+    router (core/replica.py) falls back to the primary. In tests it mirrors the
     test database.
     """
     url = os.environ.get("DATABASE_REPLICA_URL") or ""

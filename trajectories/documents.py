@@ -18,7 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.core.files.storage import default_storage
 
-from leaderboard import jsonsafe
+from core import jsonsafe
 from leaderboard.jsonbytes import dumps  # noqa: F401 (re-exported: the mirror's serialiser)
 from leaderboard.models import Attempt
 from trajectories.models import Blob, Event, VendorRequest

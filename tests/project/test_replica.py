@@ -1,4 +1,4 @@
-"""The read-replica router (config/replica.py), in processes of their own: the replica
+"""The read-replica router (core/replica.py), in processes of their own: the replica
 alias exists only when DATABASE_REPLICA_URL is set as the settings load.
 
 The "replica" is a copy of the primary's SQLite file taken before the primary got

@@ -117,7 +117,7 @@ def forget_state(slug: str) -> None:
 
 
 def _state_key(slug: str) -> str:
-    # Per database read from: with a read replica (config/replica.py) one worker
+    # Per database read from: with a read replica (core/replica.py) one worker
     # serves the primary's state to staff and the replica's to anonymous readers,
     # and a document must be built from the database its state was read from.
     return f"mirror:state:{router.db_for_read(Bench)}:{slug}"

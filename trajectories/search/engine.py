@@ -16,14 +16,14 @@ from django.db.models import Count, Exists, F, OuterRef, QuerySet, Window
 from django.db.models.functions import Lower, RowNumber
 from django.http import Http404
 
-from leaderboard import formatting
+from core import formatting
 from leaderboard.models import Attempt, Bench, CheckResult
 from trajectories.models import Event
 from trajectories.search import backends, snippets
 from trajectories.search.bounded import SearchRefused, time_bound
 from trajectories.search.query import BOOLEANS, Query
 from trajectories.search.visibility import searchable_attempts
-from trajectories.tools import canonical_tool, tool_spellings
+from trajectories.tools import tool_family, tool_spellings
 
 
 def _attempts(bench: Bench, user, query: Query) -> QuerySet[Attempt]:
@@ -254,7 +254,7 @@ def tally(
         tasks[task] += n
         labels[("model", model)], labels[("task", task)] = model_name, task_title
         if tool:
-            tools[canonical_tool(tool)] += n
+            tools[tool_family(tool)] += n
     total = sum(counts.values())
 
     def ordered(name: str, found: Counter) -> list[Facet]:

@@ -12,6 +12,7 @@ from django.urls import reverse
 from leaderboard.models import Bench
 from leaderboard.render import download
 from trajectories import analysis, analysis_pages
+from trajectories.tools import tool_family
 
 
 def _scope(request, bench_slug: str):
@@ -95,7 +96,7 @@ def tool_failures(request, bench):
     bench, used, attempts, context = _scope(request, bench)
     found = analysis.tool_failures(attempts)
     families = analysis_pages.tool_families(found)
-    tool = analysis_pages.tool_family(used["tool"]) if used.get("tool") else None
+    tool = tool_family(used["tool"]) if used.get("tool") else None
     family = next((f for f in families if f.tool == tool), None)
     limit = settings.BENCHVIEW_LIMITS["analysis_max_rows"]
     calls = summary = None

@@ -20,7 +20,7 @@ from trajectories.search.bounded import SearchRefused
 from trajectories.search.engine import Results, Tally, download_rows, search
 from trajectories.search.query import FIELDS, Query, parse
 from trajectories.search.suggest import did_you_mean
-from trajectories.tools import TOOL_ALIASES
+from trajectories.tools import TOOL_FAMILIES
 
 EVENT_TYPES = ("tool_call", "message", "reasoning", "error", "user", "system")
 DOWNLOAD_COLUMNS = (
@@ -137,7 +137,7 @@ def search_page(request, bench: str) -> HttpResponse:
             "api_url": reverse("api-search") + "?" + urlencode([("bench", bench.slug), *state]),
             "controls": {
                 "type": EVENT_TYPES,
-                "tool": sorted(TOOL_ALIASES),
+                "tool": sorted(TOOL_FAMILIES),
                 "model": [(slug, name) for slug, name, _ in models],
                 "harness": sorted({h for _, _, h in models}),
                 "task": [slug for slug, _ in tasks],
