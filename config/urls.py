@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.urls import include, path, register_converter
 
 from core.health import healthz
-from leaderboard.slugs import SlugConverter
+from formats.v1.slugs import SlugConverter
 
 register_converter(SlugConverter, "rslug")
 

@@ -3,7 +3,7 @@ across harnesses, failed calls with their commands, paged, and summaries.
 
 Harnesses name the same tool differently (Claude Code's ``Bash``, OpenCode's
 ``bash``, Codex's ``shell``); the pages group them by family
-(trajectories.tools) and list the raw names, so a reader compares like with
+(formats.tools) and list the raw names, so a reader compares like with
 like. The API keeps raw names.
 """
 
@@ -17,10 +17,10 @@ from django.db.models import Count, QuerySet, TextField
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Cast
 
+from formats.tools import tool_family
 from leaderboard.models import Attempt, CheckResult
 from trajectories.analysis import PROTOCOL_LEVEL, ToolFailures
 from trajectories.models import Event
-from trajectories.tools import tool_family
 
 
 @dataclass

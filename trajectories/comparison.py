@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from core import jsonsafe
+from formats.tools import tool_family
 from leaderboard.models import CheckResult
-from trajectories.tools import tool_family
 
 # Input keys that say what a non-shell tool acted on, most telling first.
 _SUBJECT_KEYS = ("file_path", "path", "pattern", "url", "query", "filePath", "notebook_path")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from ingest.admin import bucket
+from ingest.running import bucket
 
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz")
 

@@ -9,7 +9,6 @@ import os
 import subprocess
 import sys
 
-import pytest
 from django.conf import settings
 
 from tests.children import ROOT
@@ -37,10 +36,6 @@ def test_each_limit_is_set_by_the_variable_named_after_it():
     assert json.loads(done.stdout) == dict.fromkeys(keys, 7)
 
 
-# Limits that issue #32's other branch (r32-format) makes read: jsondoc's depth
-# and the job history. Expected to fail until that branch is merged; then the
-# strict xfail below turns red and this set is to be emptied.
-UNREAD_UNTIL_R32_FORMAT_MERGED = {"json_max_depth", "job_history_max"}
 # Project code: every Python file outside these (settings only sets the limits).
 _NOT_CODE = {".venv", "tests", "benchmarks", "node_modules"}
 
@@ -67,15 +62,7 @@ def _limits_read_by_code() -> dict[str, list[str]]:
 
 def test_each_limit_is_read_by_the_code():
     unread = set(settings.BENCHVIEW_LIMITS) - set(_limits_read_by_code())
-    assert unread - UNREAD_UNTIL_R32_FORMAT_MERGED == set()
-
-
-@pytest.mark.xfail(
-    strict=True, reason="read once branch r32-format is merged (UNREAD_UNTIL_R32_FORMAT_MERGED)"
-)
-def test_the_limits_unread_until_r32_format_is_merged_are_read():
-    unread = set(settings.BENCHVIEW_LIMITS) - set(_limits_read_by_code())
-    assert unread & UNREAD_UNTIL_R32_FORMAT_MERGED == set()
+    assert unread == set()
 
 
 def test_a_failed_calls_command_is_cut_at_its_limit(settings):
@@ -94,3 +81,36 @@ def test_the_attempt_search_cuts_its_snippet_with_the_search_limits(settings):
     hit, start, snippet = _scan(iter([text[:50], text[50:]]), "needle")
     assert (hit, start) == (101, 96)
     assert snippet == "aaaaaneedlebbbbbbbbb"
+
+
+def test_json_documents_are_refused_past_the_json_max_depth_limit(settings):
+    from formats.v1.jsondoc import MAX_DEPTH, JSONProblem, parse_json
+
+    nested = ("[" * 6 + "]" * 6).encode()
+    assert parse_json(nested) == [[[[[[]]]]]]
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "json_max_depth": 5}
+    try:
+        parse_json(nested)
+    except JSONProblem as exc:
+        assert "deeper than 5 levels" in str(exc)
+        assert exc.path == "[0][0][0][0][0]"
+    else:
+        raise AssertionError("a document six levels deep passed a limit of five")
+    # No limit goes past what orjson can write back.
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "json_max_depth": 10_000}
+    too_deep = ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)).encode()
+    try:
+        parse_json(too_deep)
+    except JSONProblem as exc:
+        assert f"deeper than {MAX_DEPTH} levels" in str(exc)
+    else:
+        raise AssertionError("orjson's ceiling was passed")
+
+
+def test_the_job_history_lists_job_history_max_jobs_a_page(settings):
+    from django.contrib import admin
+
+    from ingest.models import ImportJob
+
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "job_history_max": 3}
+    assert admin.site._registry[ImportJob].list_per_page == 3

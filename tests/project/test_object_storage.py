@@ -18,8 +18,8 @@ from django.urls import reverse
 
 from config import hosts
 from ingest.admin import import_dir
-from ingest.admin.staging import Staged, staging_root, sweep_stale
 from ingest.models import ImportJob
+from ingest.running.staging import Staged, staging_root, sweep_stale
 from leaderboard.models import Attempt
 from tests.factories import (
     apply_and_run,

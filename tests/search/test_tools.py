@@ -1,4 +1,4 @@
-from trajectories.tools import tool_family, tool_spellings
+from formats.tools import tool_family, tool_spellings
 
 
 def test_harness_spellings_of_the_shell_tool_share_one_name():

@@ -9,11 +9,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
 
+from formats.tools import tool_family
 from leaderboard.models import CheckResult
 from leaderboard.services import batch_publish
 from trajectories.analysis_pages import command_of
 from trajectories.models import Event
-from trajectories.tools import tool_family
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +58,7 @@ def test_tool_failures_list_every_tool_with_its_calls_and_failures(client, bench
 def test_harness_names_of_one_tool_fold_into_one_row():
     assert {tool_family(n) for n in ("Bash", "bash", "shell")} == {"bash"}
     assert tool_family("WebFetch") == tool_family("webfetch") == "webfetch"
-    # One table (trajectories.tools): Codex's patch tool is an edit here as in search and compare.
+    # One table (formats.tools): Codex's patch tool is an edit here as in search and compare.
     assert tool_family("apply_patch") == tool_family("Edit") == "edit"
 
 

@@ -1,4 +1,4 @@
-"""One table of tool families (trajectories.tools), and every consumer agrees with it:
+"""One table of tool families (formats.tools), and every consumer agrees with it:
 the search filter and its facet, the analysis pages' rows, the compare page's
 alignment key and the sample generator's harness tool lists."""
 
@@ -9,6 +9,7 @@ from collections import defaultdict
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
+from formats.tools import TOOL_FAMILIES, tool_family, tool_spellings
 from leaderboard.models import Attempt
 from samplegen.catalog import HARNESS_TOOLS
 from tests.factories import import_path
@@ -18,7 +19,6 @@ from trajectories.analysis_pages import tool_families
 from trajectories.comparison import normalised_step
 from trajectories.search.engine import matching_events, search
 from trajectories.search.query import parse
-from trajectories.tools import TOOL_FAMILIES, tool_family, tool_spellings
 
 # One spelling per harness style, as the raw transcripts carry them.
 PLANTED = {
@@ -58,7 +58,7 @@ def test_the_chosen_families():
 def test_every_tool_the_sample_generator_uses_has_a_family():
     for harness, names in HARNESS_TOOLS.items():
         unknown = [n for n in names if n.casefold() not in TOOL_FAMILIES[tool_family(n)]]
-        assert unknown == [], f"{harness}: {unknown} have no family in trajectories.tools"
+        assert unknown == [], f"{harness}: {unknown} have no family in formats.tools"
 
 
 def test_compare_aligns_steps_of_one_family_and_only_those():

@@ -17,13 +17,13 @@ from django.db.models.functions import Lower, RowNumber
 from django.http import Http404
 
 from core import formatting
+from formats.tools import tool_family, tool_spellings
 from leaderboard.models import Attempt, Bench, CheckResult
 from trajectories.models import Event
 from trajectories.search import backends, snippets
 from trajectories.search.bounded import SearchRefused, time_bound
 from trajectories.search.query import BOOLEANS, Query
 from trajectories.search.visibility import searchable_attempts
-from trajectories.tools import tool_family, tool_spellings
 
 
 def _attempts(bench: Bench, user, query: Query) -> QuerySet[Attempt]:
@@ -236,7 +236,7 @@ def tally(
     # The first ones in a stated order, not whichever the database meets
     # first: past the cap the counts then read the same on every database
     # (and from one plan to the next). With the planner's statistics fresh
-    # (ingest.services) it walks the (attempt, index) index for a common word
+    # (ingest.writing.services) it walks the (attempt, index) index for a common word
     # and sorts the few matches of a rare one.
     sample = list(
         events.order_by("attempt_id", "index").values_list("attempt_id", "tool")[: cap + 1]

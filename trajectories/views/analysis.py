@@ -9,10 +9,10 @@ from django.conf import settings
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
+from formats.tools import tool_family
 from leaderboard.models import Bench
 from leaderboard.render import download
 from trajectories import analysis, analysis_pages
-from trajectories.tools import tool_family
 
 
 def _scope(request, bench_slug: str):
