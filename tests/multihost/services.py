@@ -140,6 +140,10 @@ defaults
     timeout connect 2s
     timeout client 30s
     timeout server 30s
+    # A health check waits behind the requests a busy host is serving: given only
+    # half a second it marked the last host standing down on a loaded machine, and
+    # every request got 503 (no server available).
+    timeout check 10s
     # A web host that stops (gracefully) refuses new connections: those requests
     # go to another host instead of failing.
     retries 3
@@ -158,7 +162,7 @@ backend web
 
 def haproxy_config(address: str, backends: dict[str, str]) -> str:
     servers = "\n".join(
-        f"    server {name} {target} check inter 500ms fall 2 rise 2"
+        f"    server {name} {target} check inter 1s fall 3 rise 2"
         for name, target in backends.items()
     )
     return HAPROXY.format(address=address, servers=servers)
