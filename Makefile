@@ -17,7 +17,7 @@ PORT ?= 8000
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 
-.PHONY: demo test venv chromium lint format serve check-deploy sample clean fuzz
+.PHONY: demo test venv chromium multihost-packages lint format serve check-deploy sample clean fuzz
 
 venv: $(VENV)/.synced
 
@@ -30,6 +30,19 @@ $(VENV)/.synced: pyproject.toml uv.lock
 # download cannot work here).
 chromium:
 	@test -x /usr/bin/chromium || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+# Debian's HAProxy, Ceph (RADOS Gateway) and PostgreSQL for the multi-host test
+# (tests/multihost, docs/deploy.md). It needs root, as the test does; elsewhere the
+# test skips and this installs nothing.
+MULTIHOST_PROGRAMS = haproxy radosgw radosgw-admin ceph-mon ceph-osd ceph-authtool monmaptool runuser unshare
+multihost-packages:
+	@if [ "$$(id -u)" = 0 ]; then \
+	  for p in $(MULTIHOST_PROGRAMS); do command -v $$p >/dev/null || missing=1; done; \
+	  ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1 || { missing=1; pg=postgresql; }; \
+	  if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -qq --no-install-recommends haproxy radosgw ceph-mon ceph-osd \
+	    ceph-common iproute2 util-linux curl $$pg >/dev/null; fi; \
+	fi
 
 sample: venv
 	rm -rf $(SAMPLE_DIR) $(HARBOR_DIR) $(TB_DIR)
@@ -86,7 +99,7 @@ serve: venv $(SECRET_KEY_FILE)
 check-deploy: venv $(SECRET_KEY_FILE)
 	$(SERVE_ENV) $(PY) manage.py check --deploy
 
-test: venv chromium
+test: venv chromium multihost-packages
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
