@@ -29,6 +29,14 @@ EXCEPTIONS_NOTES = {
 }
 
 
+# A row whose source published only an aggregate (docs/statistics.md).
+PUBLISHED_ONLY_BADGE = (
+    '<span class="badge badge-published" title="the source published this score without '
+    'per-task results: it has no interval, rank range, pass@k, matrix row or comparison">'
+    "published; no per-task results</span>"
+)
+
+
 def flag_reason_text(reasons: FlagReasons) -> str:
     parts = []
     if reasons.missing_verdict:
@@ -116,6 +124,9 @@ def board_row(
             "≠ published</span>"
         )
     figure = pass_rate(model) if percent else score(model.score)
+    if model.published_only:
+        figure = score(model.score, percent)
+        badge += f" {PUBLISHED_ONLY_BADGE}"
     interval_title = interval_text = ""
     if model.ci_low is not None and model.ci_high is not None:
         low, high = score(model.ci_low, percent), score(model.ci_high, percent)
