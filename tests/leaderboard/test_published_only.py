@@ -153,9 +153,7 @@ def test_csv_and_api_carry_the_published_figure_and_the_mark(client, with_top):
     assert all(r["published_only"] is False for k, r in found.items() if k != ONLY)
 
 
-def test_a_published_only_row_with_matrix_cells_is_refused_and_nothing_written(
-    db, release_copy
-):
+def test_a_published_only_row_with_matrix_cells_is_refused_and_nothing_written(db, release_copy):
     add_published_only(release_copy, 0.5)
     task = json.loads((release_copy / "manifest.json").read_text())["tasks"][0]
     edit_json(
