@@ -17,6 +17,7 @@ from pathlib import Path
 
 from django.contrib.admin.models import ADDITION, LogEntry
 
+from formats.sources.protocol import SourceError
 from ingest.harbor.errors import HarborError
 from ingest.harbor.opening import open_release_or_jobs
 from ingest.locks import ImportBusy, import_lock
@@ -144,7 +145,7 @@ def recorded_import(
     except ImportBusy as exc:
         exc.record = recorder.write(Outcome.REFUSED, message=str(exc)).record
         raise
-    except (ReleaseReadError, HarborError) as exc:
+    except (ReleaseReadError, HarborError, SourceError) as exc:
         problems = list(getattr(exc, "problems", []))
         return recorder.write(Outcome.REFUSED, message=str(exc), problems=problems)
     except ImportRefused as exc:
