@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from formats.sources.protocol import OPTION_NAMES, Adapter, ImportOptions, SourceError
+from formats.sources.protocol import (
+    OPTION_NAMES,
+    Adapter,
+    ImportOptions,
+    ResultsSource,
+    SeveralBenches,
+    SourceError,
+)
 
 # name -> adapter; the order is the order of detection.
 ADAPTERS: dict[str, Adapter] = {}
@@ -60,3 +67,19 @@ def open_source(
     adapter = detect(paths, adapters)
     refuse_options(adapter, options)
     return adapter.open(paths, options=options)
+
+
+def open_sources(
+    paths: Sequence[Path],
+    options: ImportOptions,
+    adapters: Mapping[str, Adapter] | None = None,
+    *,
+    adapter: Adapter | None = None,
+) -> list[ResultsSource]:
+    """Like ``open_source``, one source per bench: an adapter whose input holds
+    several benches (``SeveralBenches``) gives them all, any other its one."""
+    adapter = adapter or detect(paths, adapters)
+    refuse_options(adapter, options)
+    if isinstance(adapter, SeveralBenches):
+        return adapter.open_all(paths, options=options)
+    return [adapter.open(paths, options=options)]

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from formats.sources.protocol import ImportOptions
 from formats.sources.registry import ADAPTERS
+from formats.sources.swebench_leaderboards.adapter import ADAPTER as SWEBENCH_LEADERBOARDS
 from formats.sources.terminal_bench.adapter import ADAPTER as TERMINAL_BENCH
 from ingest.door.release import source_release
 from ingest.harbor.build import describe, harbor_release
@@ -95,7 +96,7 @@ def _is_trial_result(tree, name: str) -> bool:
 
 type(TERMINAL_BENCH).open_tree = staticmethod(_tree)
 RELEASE, HARBOR = ReleaseAdapter(), HarborAdapter()
-for _adapter in (RELEASE, HARBOR, TERMINAL_BENCH):
+for _adapter in (RELEASE, HARBOR, TERMINAL_BENCH, SWEBENCH_LEADERBOARDS):
     ADAPTERS.setdefault(_adapter.name, _adapter)
 
 

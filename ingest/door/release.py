@@ -29,7 +29,13 @@ from ingest.harbor.source import HarborSource, LazyFolder, digests_of
 from leaderboard import jsonsafe
 from leaderboard.extras import item_key
 from leaderboard.models import Bench
-from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE, Cell, pass_k_figures, task_outcomes
+from leaderboard.scoring import (
+    DEFAULT_EXCEPTIONS_RULE,
+    Cell,
+    competition_ranks,
+    pass_k_figures,
+    task_outcomes,
+)
 
 
 def _light(entry) -> AttemptFiles:
@@ -59,7 +65,7 @@ COMPARED = ("jobs", "trials", "passed", "mean", "errors")
 
 
 def _compared(published: dict[str, Any] | None) -> dict[str, Any] | None:
-    if published is None:
+    if published is None or all(published.get(k) is None for k in COMPARED):
         return None
     return {k: published.get(k) for k in COMPARED}
 
@@ -71,7 +77,9 @@ def _kept_extras(bench: Bench, key: str) -> dict[str, dict[str, Any]]:
     for model in bench.models.values_list("slug", flat=True):
         extra = jsonsafe.unpack(rows.get(item_key(model), {}).get("__extra__", {}))
         if isinstance(extra, dict):
-            found[model] = {k: extra[k] for k in (key, "published_score") if k in extra}
+            found[model] = {
+                k: extra[k] for k in (key, "published_score", "published_only") if k in extra
+            }
     return found
 
 
@@ -89,6 +97,8 @@ def _rows_with_published(
     for row in doc["rows"]:
         model = row["model"]
         row.update(extras.get(model, {}))
+        if row.get("published_only"):
+            continue  # no per-task results: no pass@k
         cells = {}
         for task in tasks:
             scores = by_cell.get((model, task))
@@ -100,7 +110,22 @@ def _rows_with_published(
         most = max((n for n, _ in outcomes), default=0)
         if most > 1:
             row["pass_at_k"] = pass_k_figures(outcomes, most).at
+    _rank_published_only(doc["rows"])
     files["leaderboard.json"] = dump(doc)
+
+
+def _rank_published_only(rows: list[dict[str, Any]]) -> None:
+    """Rank the rows as the site will: a published-only row by its published
+    score (docs/statistics.md), so no other row's rank seems to disagree."""
+    if not any(r.get("published_only") for r in rows):
+        return
+    placed = {
+        r["model"]: r["published_score"] if r.get("published_only") else r["score"] for r in rows
+    }
+    ranks = dict(competition_ranks(list(placed.items())))
+    for row in rows:
+        row["rank"] = ranks[row["model"]]
+    rows.sort(key=lambda r: (r["rank"], r["model"]))
 
 
 def source_release(
@@ -126,6 +151,12 @@ def source_release(
             extras[m.id] = {facts.published_key: m.published}
             if m.published.get("accuracy") is not None:
                 extras[m.id]["published_score"] = m.published["accuracy"]
+        if m.published_score is not None:
+            extras.setdefault(m.id, {})["published_score"] = m.published_score
+        if m.published_only:
+            if m.published_score is None:
+                source.problems.append(f"model {m.id}: published only, but no published score")
+            extras.setdefault(m.id, {})["published_only"] = True
     attempts: list[AttemptFiles] = []
     folders: dict[str, LazyFolder] = {}
     for entry in source.attempts():

@@ -6,10 +6,12 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from formats.sources.protocol import ImportOptions, SourceError
+from formats.sources.protocol import ImportOptions, SeveralBenches, SourceError
 from formats.sources.registry import ADAPTERS, detect, refuse_options
 from ingest.cli_progress import TerminalProgress
 from ingest.door.adapters import opened
+from ingest.door.release import source_release
+from ingest.door.several import recorded_imports
 from ingest.imports import Action, recorded_import
 from ingest.locks import ImportBusy
 from ingest.management.commands.import_harbor import threshold
@@ -93,6 +95,12 @@ class Command(BaseCommand):
             raise CommandError("release: one path at a time (a release is one folder or archive)")
         self.stdout.write(f"format: {adapter.name}" + ("" if options["format"] else " (detected)"))
         progress = TerminalProgress(self.stderr._out)
+        if isinstance(adapter, SeveralBenches):
+            try:
+                self._several(adapter, paths, chosen, dry_run, staged, shown, progress, started)
+            finally:
+                progress.close()
+            return
 
         @contextmanager
         def opener():
@@ -124,6 +132,48 @@ class Command(BaseCommand):
             started=started,
             noop="nothing changed: the database already holds these results",
         )
+
+    def _several(self, adapter, paths, chosen, dry_run, staged, shown, progress, started):
+        """An input of several benches (docs/formats.md): all written, or none."""
+        try:
+            sources = adapter.open_all(paths, options=chosen)
+        except SourceError as exc:
+            raise CommandError(str(exc)) from None
+        parts = []
+        for source in sources:
+            for note in source.notes:
+                self.stdout.write(f"note: {note}")
+
+            @contextmanager
+            def opener(source=source):
+                release, _ = source_release(source, replace=chosen.replace, scrubbed=chosen.scrub)
+                with release:
+                    yield release
+
+            parts.append((source.bench.id, f"{shown} ({source.bench.id})", opener))
+        try:
+            done = recorded_imports(
+                parts=parts,
+                via=ImportRecord.Via.COMMAND,
+                action=Action.DRY_RUN if dry_run else Action.IMPORT,
+                holder=f"import_results {shown[:200]} (pid {os.getpid()})",
+                staged=staged,
+                progress=progress,
+            )
+        except ImportBusy as exc:
+            raise CommandError(str(exc)) from None
+        finally:
+            for source in sources:
+                source.close()
+        failed = []
+        for part in done:
+            self.stdout.write(f"bench {part.record.bench}:")
+            try:
+                report_import(self, part, started=started, noop="nothing changed")
+            except CommandError as exc:
+                failed.append(f"{part.record.bench}: {exc}")
+        if failed:
+            raise CommandError("; ".join(failed))
 
 
 def _without_bench(adapter, options: ImportOptions) -> ImportOptions:
