@@ -16,6 +16,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from pathlib import Path
 
+from formats.sources.openhands_index.adapter import ADAPTER as OPENHANDS_INDEX
 from formats.sources.protocol import ImportOptions
 from formats.sources.registry import ADAPTERS
 from formats.sources.swebench_leaderboards.adapter import ADAPTER as SWEBENCH_LEADERBOARDS
@@ -95,8 +96,9 @@ def _is_trial_result(tree, name: str) -> bool:
 
 
 type(TERMINAL_BENCH).open_tree = staticmethod(_tree)
+type(OPENHANDS_INDEX).open_tree = staticmethod(_tree)
 RELEASE, HARBOR = ReleaseAdapter(), HarborAdapter()
-for _adapter in (RELEASE, HARBOR, TERMINAL_BENCH, SWEBENCH_LEADERBOARDS):
+for _adapter in (RELEASE, HARBOR, TERMINAL_BENCH, SWEBENCH_LEADERBOARDS, OPENHANDS_INDEX):
     ADAPTERS.setdefault(_adapter.name, _adapter)
 
 

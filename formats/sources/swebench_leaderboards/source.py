@@ -10,32 +10,17 @@ published score, compared with the site's where it has instances.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from functools import partial
 from typing import Any
 
-from formats.sources.protocol import (
-    AttemptEntry,
-    BenchFacts,
-    Check,
-    LazyFolder,
-    ModelEntry,
-    TaskEntry,
-    digests_of,
-)
-from formats.sources.swebench_leaderboards.entries import Board, Entry, Instance, slugify
+from formats.sources.instances import RULE, Outcome, outcome_attempt, surface_of
+from formats.sources.protocol import AttemptEntry, BenchFacts, ModelEntry, TaskEntry
+from formats.sources.swebench_leaderboards.entries import Board, Entry, slugify
 
-RULE = "reward-threshold"
 # Where the published figures of an entry go in its leaderboard row.
 PUBLISHED_KEY = "swebench"
 HARNESS_VERSION_KEY = "mini-swe-agent_version"
-NO_TRAJECTORY = "no-trajectory"
 EXPORTER = "benchview swebench-leaderboards"
-
-
-def dump(value: Any) -> bytes:
-    return json.dumps(value, indent=1, ensure_ascii=False, sort_keys=False).encode("utf-8")
 
 
 def _finished(entry: Entry) -> str:
@@ -81,66 +66,6 @@ def model_entry(entry: Entry) -> ModelEntry:
     )
 
 
-def attempt_files(
-    *, bench: str, entry: Entry, model: ModelEntry, instance: str, task: str, got: Instance
-) -> dict[str, bytes]:
-    """The v1 attempt folder of one instance of one entry: no trajectory, the
-    outcome as the verdict's reward and its one check."""
-    score = 1.0 if got.resolved else 0.0
-    checks = [
-        {
-            "name": "resolved",
-            "level": "reward",
-            "mandatory": False,
-            "passed": got.resolved,
-            "detail": "resolved" if got.resolved else "not resolved",
-        }
-    ]
-    verdict = {
-        "schema": "v1",
-        "model": entry.id,
-        "task": task,
-        "grader": {"name": "swebench.com leaderboards.json", "version": ""},
-        "checks": checks,
-        "reward": score,
-        "threshold": 1.0,
-    }
-    summary = {
-        "schema": "v1",
-        "bench": bench,
-        "model": entry.id,
-        "task": task,
-        "harness": model.harness,
-        "score": score,
-        "scoring_rule": RULE,
-        "checks": {
-            "total": 1,
-            "passed": int(got.resolved),
-            "failed": int(not got.resolved),
-            "mandatory_failed": 0,
-        },
-        "flags": [NO_TRAJECTORY],
-        "cost": {"usd": got.cost, "input_tokens": 0, "output_tokens": 0},
-        "timing": {
-            "started_at": _finished(entry),
-            "finished_at": _finished(entry),
-            # Not published; v1 needs a number (docs/formats.md).
-            "duration_s": 0.0,
-        },
-        "hashes": {"task_tree": "", "harness_tree": ""},
-        "provenance": {"run_id": entry.folder, "exporter": EXPORTER},
-        "swebench": {"instance_id": instance, "api_calls": got.api_calls},
-    }
-    trajectory = {"schema": "v1", "harness": model.harness, "model": entry.id, "events": []}
-    return {
-        "summary.json": dump(summary),
-        "verdict.json": dump(verdict),
-        "trajectory.json": dump(trajectory),
-        "transcript.jsonl": b"",
-        "problem.md": f"SWE-bench instance `{instance}`.\n".encode(),
-    }
-
-
 class LeaderboardSource:
     """One leaderboard: models from its entries, tasks from their instances."""
 
@@ -166,8 +91,8 @@ class LeaderboardSource:
                         f"{self.tasks[task].title!r} and {instance!r} have one id {task!r}"
                     )
                     continue
-                repo = instance.split("__", 1)[0] if "__" in instance else "instances"
-                self.tasks[task] = TaskEntry(id=task, title=instance, surface=repo)
+                surface = surface_of(instance, "instances")
+                self.tasks[task] = TaskEntry(id=task, title=instance, surface=surface)
                 self._task_of[instance] = task
         with_details = sum(1 for e in board.entries if e.details is not None)
         self.notes.append(
@@ -184,26 +109,22 @@ class LeaderboardSource:
                 task = self._task_of.get(instance)
                 if task is None:
                     continue  # its id clashed: a problem already
-                build = partial(
-                    attempt_files,
+                outcome = Outcome(
                     bench=self.bench.id,
-                    entry=entry,
-                    model=model,
-                    instance=instance,
-                    task=task,
-                    got=got,
-                )
-                yield AttemptEntry(
                     model=entry.id,
+                    harness=model.harness,
                     task=task,
-                    score=1.0 if got.resolved else 0.0,
-                    flags=[NO_TRAJECTORY],
-                    checks=[Check("resolved", "reward", got.resolved)],
-                    cost_usd=got.cost,
-                    duration_s=0.0,
+                    instance=instance,
+                    resolved=got.resolved,
+                    cost=got.cost,
                     finished_at=_finished(entry),
-                    folder=LazyFolder(build, digests_of(build()), f"{self.name}: {entry.folder}"),
+                    grader="swebench.com leaderboards.json",
+                    run_id=entry.folder,
+                    exporter=EXPORTER,
+                    extra_key="swebench",
+                    extra=(("api_calls", got.api_calls),),
                 )
+                yield outcome_attempt(outcome, f"{self.name}: {entry.folder}")
 
     def close(self) -> None:
         self.board = Board(self.board.name, self.board.slug, [], self.board.index)
