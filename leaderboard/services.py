@@ -119,7 +119,9 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
             # An unknown cost (null) has no figure to compare; a known one does.
             if published is None or recomputed is None:
                 continue
-            if differs(float(published), float(recomputed)):
+            if differs(float(published), float(recomputed)) and not (
+                name == "score" and within_precision(row, published, recomputed)
+            ):
                 wanted[(model.pk, None, "leaderboard.json", name)] = (published, recomputed)
         for name, (published, recomputed) in harbor_result_differences(
             row.get(HARBOR_RESULT), fig
@@ -216,6 +218,15 @@ def published_figure(row: Mapping[str, Any]) -> float | None:
     figure), else the v1 ``score``."""
     value = row["published_score"] if "published_score" in row else row.get("score")
     return None if value is None else float(value)
+
+
+def within_precision(row: Mapping[str, Any], published: float, recomputed: float) -> bool:
+    """Whether a published score rounded to ``published_precision`` (an
+    extension field: half a unit of its last decimal) is the recomputed one."""
+    precision = row.get("published_precision")
+    if not isinstance(precision, int | float) or isinstance(precision, bool) or precision < 0:
+        return False
+    return abs(float(published) - float(recomputed)) <= precision + 1e-12
 
 
 def published_only_score(row: Mapping[str, Any] | None) -> float | None:

@@ -142,3 +142,11 @@ def surface_of(instance: str, default: str) -> str:
     ("astropy__astropy-12907" → "astropy"), else ``default``."""
     owner, sep, _ = instance.partition("__")
     return owner.lower() if sep and owner else default
+
+
+def percent_precision(value: float) -> float:
+    """Half a unit of the last decimal a percentage was given to, as a
+    fraction: 74.4 → 0.0005, 64.93 → 0.00005, 75 → 0.005."""
+    text = repr(float(value))
+    decimals = 0 if "e" in text else len(text.split(".")[1].rstrip("0"))
+    return 0.5 * 10.0 ** (-decimals) / 100.0

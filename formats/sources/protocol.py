@@ -80,6 +80,9 @@ class ModelEntry:
     # ``published_score`` (which it then needs) and marked; it counts in no
     # statistic that needs tasks (docs/statistics.md).
     published_only: bool = False
+    # How finely ``published_score`` was rounded (a fraction: 0.0005 for a
+    # percentage given to one decimal): the site shows no difference within it.
+    published_precision: float | None = None
 
 
 @dataclass

@@ -60,6 +60,8 @@ def _light(entry) -> AttemptFiles:
     )  # fmt: skip
 
 
+# A row's published figure, beside the source's own key (docs/statistics.md).
+PUBLISHED_FIELDS = ("published_score", "published_only", "published_precision")
 # What the site compares of a published figure (leaderboard.harbor_result).
 COMPARED = ("jobs", "trials", "passed", "mean", "errors")
 
@@ -78,7 +80,7 @@ def _kept_extras(bench: Bench, key: str) -> dict[str, dict[str, Any]]:
         extra = jsonsafe.unpack(rows.get(item_key(model), {}).get("__extra__", {}))
         if isinstance(extra, dict):
             found[model] = {
-                k: extra[k] for k in (key, "published_score", "published_only") if k in extra
+                k: extra[k] for k in (key, *PUBLISHED_FIELDS) if k in extra
             }
     return found
 
@@ -153,6 +155,8 @@ def source_release(
                 extras[m.id]["published_score"] = m.published["accuracy"]
         if m.published_score is not None:
             extras.setdefault(m.id, {})["published_score"] = m.published_score
+        if m.published_precision is not None:
+            extras.setdefault(m.id, {})["published_precision"] = m.published_precision
         if m.published_only:
             if m.published_score is None:
                 source.problems.append(f"model {m.id}: published only, but no published score")

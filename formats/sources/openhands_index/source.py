@@ -13,7 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from formats.sources.instances import RULE, Outcome, outcome_attempt, surface_of
+from formats.sources.instances import (
+    RULE,
+    Outcome,
+    outcome_attempt,
+    percent_precision,
+    surface_of,
+)
 from formats.sources.openhands_index.folders import ModelFolder, Score, slugify
 from formats.sources.protocol import AttemptEntry, BenchFacts, ModelEntry, TaskEntry
 
@@ -53,6 +59,7 @@ def model_entry(folder: ModelFolder, score: Score) -> ModelEntry:
         extra=extra,
         published=dict(score.fields),
         published_score=score.score / 100.0,
+        published_precision=percent_precision(score.score),
         published_only=score.instances is None,
     )
 

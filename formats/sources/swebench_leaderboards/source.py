@@ -13,7 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from formats.sources.instances import RULE, Outcome, outcome_attempt, surface_of
+from formats.sources.instances import (
+    RULE,
+    Outcome,
+    outcome_attempt,
+    percent_precision,
+    surface_of,
+)
 from formats.sources.protocol import AttemptEntry, BenchFacts, ModelEntry, TaskEntry
 from formats.sources.swebench_leaderboards.entries import Board, Entry, slugify
 
@@ -62,6 +68,7 @@ def model_entry(entry: Entry) -> ModelEntry:
             "instance_calls": entry.instance_calls,
         },
         published_score=entry.resolved / 100.0,
+        published_precision=percent_precision(entry.resolved),
         published_only=entry.details is None,
     )
 
