@@ -79,9 +79,7 @@ def _kept_extras(bench: Bench, key: str) -> dict[str, dict[str, Any]]:
     for model in bench.models.values_list("slug", flat=True):
         extra = jsonsafe.unpack(rows.get(item_key(model), {}).get("__extra__", {}))
         if isinstance(extra, dict):
-            found[model] = {
-                k: extra[k] for k in (key, *PUBLISHED_FIELDS) if k in extra
-            }
+            found[model] = {k: extra[k] for k in (key, *PUBLISHED_FIELDS) if k in extra}
     return found
 
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from leaderboard.facts import ModelFacts
+from leaderboard.facts import ModelFacts, site_link
 from leaderboard.formatting import cost_sum, model_rate, plural, rank_range, score, usd
 from leaderboard.models import Model
 from leaderboard.queries import FlagReasons, ModelDisagreements
@@ -72,6 +72,9 @@ def facts_html(facts: ModelFacts | None) -> str:
             f'<time datetime="{escape(facts.results_date)}" title="results produced">'
             f"{escape(facts.results_date)}</time>"
         )
+    link = site_link(facts.site)
+    if link:
+        parts.append(f'<a class="fact-site" href="{escape(link)}" rel="nofollow noopener">site</a>')
     labels = [
         ("open_weights", "open weights", "the model's weights are published"),
         ("open_system", "open system", "the agent system's code is published"),

@@ -89,6 +89,7 @@ class ModelSerializer(serializers.ModelSerializer):
     open_weights = serializers.SerializerMethodField()
     open_system = serializers.SerializerMethodField()
     verified = serializers.SerializerMethodField()
+    site = serializers.SerializerMethodField()
 
     def _facts(self, model) -> ModelFacts:
         # The queryset annotates each model's latest attempt finish (ModelViewSet).
@@ -108,6 +109,9 @@ class ModelSerializer(serializers.ModelSerializer):
 
     def get_verified(self, model) -> bool | None:
         return self._facts(model).verified
+
+    def get_site(self, model) -> str | None:
+        return self._facts(model).site
 
     class Meta:
         model = Model
@@ -138,6 +142,7 @@ class ModelSerializer(serializers.ModelSerializer):
             "open_weights",
             "open_system",
             "verified",
+            "site",
             "rank_low",
             "rank_high",
             "trials",

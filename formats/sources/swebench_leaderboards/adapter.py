@@ -53,7 +53,8 @@ def _starts_like_leaderboards(path: Path) -> bool:
 
 
 def find(paths: Sequence[Path]) -> Path | None:
-    """The one leaderboards.json-shaped file among ``paths``, by content."""
+    """The one leaderboards.json-shaped file among ``paths``, by content: an
+    object whose first key is "leaderboards", holding leaderboards of results."""
     for path in paths:
         for candidate in _candidates(Path(path)):
             if not _starts_like_leaderboards(candidate):
@@ -61,7 +62,11 @@ def find(paths: Sequence[Path]) -> Path | None:
             try:
                 if looks_like(decode(candidate.read_bytes(), str(candidate))):
                     return candidate
-            except (OSError, ValueError):
+            except ValueError:
+                # It starts as one but is broken (not UTF-8, not JSON): it is
+                # this format, and opening it says what is wrong, and where.
+                return candidate
+            except OSError:
                 continue
     return None
 

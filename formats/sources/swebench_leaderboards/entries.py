@@ -152,17 +152,19 @@ def read_boards(doc: Any, file: str) -> tuple[list[Board], list[str]]:
         slugs.add(slug)
         entries, ids = [], {}
         for j, item in enumerate(raw["results"]):
-            entry = _entry(problems, f"{where}.results[{j}]", item)
-            if entry is None:
-                continue
-            if entry.id in ids:
+            folder = item.get("folder") if isinstance(item, dict) else None
+            found = slugify(folder) if isinstance(folder, str) else ""
+            if found in ids:
                 problems.add(
                     f"{where}.results[{j}].folder",
-                    f"{entry.folder!r} is also results[{ids[entry.id]}]'s folder (id {entry.id!r})",
+                    f"{folder!r} is also results[{ids[found]}]'s folder (id {found!r})",
                 )
                 continue
-            ids[entry.id] = j
-            entries.append(entry)
+            if found:
+                ids[found] = j
+            entry = _entry(problems, f"{where}.results[{j}]", item)
+            if entry is not None:
+                entries.append(entry)
         boards.append(Board(name=name, slug=slug, entries=entries, index=i))
     return boards, problems.found
 
