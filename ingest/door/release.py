@@ -128,6 +128,22 @@ def _rank_published_only(rows: list[dict[str, Any]]) -> None:
     rows.sort(key=lambda r: (r["rank"], r["model"]))
 
 
+def _dated_by_models(files: dict[str, bytes], models) -> None:
+    """A release with no attempt (only published scores) is dated by its
+    models' latest results date, not the epoch."""
+    dates = [m.extra.get("results_date") for m in models]
+    dates = [d for d in dates if isinstance(d, str) and len(d) == 10]
+    if not dates:
+        return
+    day = max(dates)
+    for name in ("manifest.json", "leaderboard.json", "matrix.json"):
+        doc = orjson.loads(files[name])
+        doc["revision"] = day
+        if name == "manifest.json":
+            doc["generated_at"] = f"{day}T00:00:00Z"
+        files[name] = dump(doc)
+
+
 def source_release(
     source: ResultsSource, *, replace: bool = False, scrubbed: bool = True
 ) -> tuple[HarborSource, int]:
@@ -203,5 +219,7 @@ def source_release(
         exceptions_rule=rule,
     )
     _rows_with_published(files, attempts, extras)
+    if not attempts:
+        _dated_by_models(files, models.values())
     built = HarborSource(name=source.name, files=files, folders=folders, scrubs=scrubbed)
     return built, len(attempts)

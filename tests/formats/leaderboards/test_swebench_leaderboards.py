@@ -120,7 +120,10 @@ def test_one_import_makes_a_bench_per_leaderboard(tmp_path):
     assert "imported swe-verified" in said and "imported swe-lite" in said
     verified = Bench.objects.get(slug="swe-verified")
     assert verified.title == "Swe Verified" and verified.is_pass_fail
-    assert Bench.objects.get(slug="swe-lite").models.count() == 2
+    lite = Bench.objects.get(slug="swe-lite")
+    assert lite.models.count() == 2
+    # No attempts: dated by its entries' latest date, not the epoch.
+    assert lite.revision == "2025-11-24"
     records = ImportRecord.objects.order_by("pk")
     assert [(r.bench, r.outcome) for r in records] == [
         ("swe-verified", "applied"),
