@@ -139,6 +139,10 @@ def test_the_pages_mark_it_and_leave_it_out_of_the_matrix_and_versus(client, wit
     assert client.get(reverse("versus", args=[with_top.slug, other.slug, ONLY])).status_code == 404
     pick = client.get(reverse("versus-pick", args=[with_top.slug, other.slug])).content.decode()
     assert ONLY not in pick
+    # Not "missing" on a task page: it has no per-task results at all.
+    task = Task.objects.filter(bench=with_top, batch__isnull=False).first()
+    page = client.get(reverse("task", args=[with_top.slug, task.slug]))
+    assert page.status_code == 200 and ONLY not in page.content.decode()
 
 
 def test_csv_and_api_carry_the_published_figure_and_the_mark(client, with_top):
