@@ -196,6 +196,9 @@ def test_entry_metadata_is_shown_filterable_and_in_csv_and_api(tmp_path, client)
     assert by[B.lower()]["open_weights"] is True and by[A.lower()]["open_system"] is True
     assert by[A.lower()]["site"] == "https://example.org/agent"
     assert by["20250601_warp"]["published_only"] is True
+    # The home page's top rows give a published-only row its published figure.
+    home = client.get(reverse("home")).content.decode()
+    assert "80.0% (published)" in home
 
 
 @pytest.mark.django_db
