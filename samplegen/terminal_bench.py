@@ -61,7 +61,8 @@ def _stamp(moment: datetime) -> str:
 
 
 def cast_bytes(task: str, started: datetime, resolved: bool, steps: int = 3) -> bytes:
-    """An asciicast v2 recording: commands typed through tmux, their output."""
+    """An asciicast v2 recording: commands typed through tmux, their output
+    (past the third step, about 2 KB of output each, to size benchmarks)."""
     lines = [
         json.dumps(
             {
@@ -75,10 +76,13 @@ def cast_bytes(task: str, started: datetime, resolved: bool, steps: int = 3) -> 
         json.dumps([0.01, "o", "\u001b[?2004hroot@sandbox:/app# "]),
     ]
     at = 0.5
-    commands = [f"cat /app/{task}/README.md", "ls -la", "bash run.sh"][:steps]
-    for i, command in enumerate(commands):
+    commands = [f"cat /app/{task}/README.md", "ls -la", "bash run.sh"]
+    for i in range(steps):
+        command = commands[i] if i < len(commands) else f"python step_{i}.py"
         lines.append(json.dumps([round(at, 3), "i", command + "\r"]))
         output = f"{command}\r\n\u001b[32mstep {i + 1} of {task}\u001b[0m done\r\n"
+        if i >= len(commands):
+            output += "".join(f"line {n} of step {i}: " + "x" * 60 + "\r\n" for n in range(28))
         lines.append(json.dumps([round(at + 0.01, 3), "o", output]))
         lines.append(json.dumps([round(at + 0.4, 3), "o", "root@sandbox:/app# "]))
         at += 2.5
@@ -139,6 +143,7 @@ def write_submission(
     folders: bool,
     tasks: list[str],
     offset: int = 0,
+    steps: int = 3,
 ) -> int:
     """One submission's runs under ``root/folder``; returns its trials."""
     written = 0
@@ -148,7 +153,9 @@ def write_submission(
         at = START + timedelta(days=offset, hours=r)
         suffix = run_id if attempts == 1 else ""
         results = [
-            _trial(folder, model_name or agent, suffix, task, i, attempts, at + timedelta(minutes=k))
+            _trial(
+                folder, model_name or agent, suffix, task, i, attempts, at + timedelta(minutes=k)
+            )
             for k, task in enumerate(tasks)
             for i in range(1, attempts + 1)
         ]
@@ -188,7 +195,7 @@ def write_submission(
                 _write(base / "commands.txt", "['ls -la', 'Enter']\n")
                 _write(base / "panes" / "post-test.txt", "=== 2 passed ===\n")
                 if trial["failure_mode"] != "unknown_agent_error":
-                    cast = cast_bytes(trial["task_id"], started, bool(trial["is_resolved"]))
+                    cast = cast_bytes(trial["task_id"], started, bool(trial["is_resolved"]), steps)
                     _write(base / "sessions" / "agent.cast", cast)
         written += len(results)
     return written
@@ -206,17 +213,15 @@ def _pass_at_k(results: list[dict], attempts: int) -> dict[str, float]:
     out = {}
     for k in range(2, attempts + 1):
         values = [
-            1.0 - comb(len(v) - sum(v), k) / comb(len(v), k)
-            if len(v) - sum(v) >= k
-            else 1.0
+            1.0 - comb(len(v) - sum(v), k) / comb(len(v), k) if len(v) - sum(v) >= k else 1.0
             for v in by_task.values()
         ]
         out[str(k)] = sum(values) / len(values)
     return out
 
 
-def write_sample_terminal_bench(root: Path, *, tasks: int = 12) -> dict[str, int]:
-    """The sample's three submissions under ``root``."""
+def write_sample_terminal_bench(root: Path, *, tasks: int = 12, steps: int = 3) -> dict[str, int]:
+    """The sample's three submissions under ``root`` (``steps`` commands per recording)."""
     names = task_ids(tasks)
     trials = 0
     for offset, (folder, agent, model, runs, attempts, folders) in enumerate(SUBMISSIONS):
@@ -230,5 +235,6 @@ def write_sample_terminal_bench(root: Path, *, tasks: int = 12) -> dict[str, int
             folders=folders,
             tasks=names,
             offset=offset,
+            steps=steps,
         )
     return {"submissions": len(SUBMISSIONS), "tasks": len(names), "trials": trials}

@@ -10,15 +10,22 @@ refused, naming the bench that stopped them.
 from __future__ import annotations
 
 import logging
+import os
 import time
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
 
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from formats.sources.protocol import ImportOptions, SourceError
+from ingest.door.release import source_release
 from ingest.harbor.errors import HarborError
 from ingest.imports import CHECK_ONLY, Action, Outcome, RecordedImport, _Recorder, _scrub, _who
 from ingest.locks import ImportBusy, import_lock
+from ingest.management.outcome import report_import
+from ingest.models import ImportRecord
 from ingest.plan import build_plan
 from ingest.progress import ProgressCallback
 from ingest.reader import ReleaseReadError
@@ -137,3 +144,59 @@ def _refused_all(recorders: list[_Recorder], stopped: dict) -> list[RecordedImpo
                 )
             )
     return found
+
+
+def several_import(
+    command: BaseCommand,
+    *,
+    adapter,
+    paths: Sequence[Path],
+    options: ImportOptions,
+    dry_run: bool,
+    staged: bool,
+    progress: ProgressCallback | None,
+    started: float,
+) -> None:
+    """import_results for an input of several benches (``SeveralBenches``):
+    each bench's release built from its source under the lock, all written
+    or none, each reported as the import commands do."""
+    shown = " ".join(str(p).rstrip("/") for p in paths)
+    try:
+        sources = adapter.open_all(paths, options=options)
+    except SourceError as exc:
+        raise CommandError(str(exc)) from None
+    parts: list[Part] = []
+    for source in sources:
+        for note in source.notes:
+            command.stdout.write(f"note: {note}")
+
+        @contextmanager
+        def opener(source=source):
+            release, _ = source_release(source, replace=options.replace, scrubbed=options.scrub)
+            with release:
+                yield release
+
+        parts.append((source.bench.id, f"{shown} ({source.bench.id})", opener))
+    try:
+        done = recorded_imports(
+            parts=parts,
+            via=ImportRecord.Via.COMMAND,
+            action=Action.DRY_RUN if dry_run else Action.IMPORT,
+            holder=f"import_results {os.path.basename(shown)[:200]} (pid {os.getpid()})",
+            staged=staged,
+            progress=progress,
+        )
+    except ImportBusy as exc:
+        raise CommandError(str(exc)) from None
+    finally:
+        for source in sources:
+            source.close()
+    failed = []
+    for part in done:
+        command.stdout.write(f"bench {part.record.bench}:")
+        try:
+            report_import(command, part, started=started, noop="nothing changed")
+        except CommandError as exc:
+            failed.append(f"{part.record.bench}: {exc}")
+    if failed:
+        raise CommandError("; ".join(failed))

@@ -1,4 +1,5 @@
-"""Open a path as a release or as Harbor jobs, told apart by content (the admin's way in)."""
+"""Open a path as a release or as any other registered format, told apart by content (the
+admin's way in)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ingest.harbor.build import harbor_release
 from ingest.harbor.errors import HarborError
 from ingest.harbor.source import HarborSource
 from ingest.progress import ProgressCallback
-from ingest.reader import ReleaseReadError, ReleaseSource, open_release, open_tree
+from ingest.reader import ReleaseReadError, ReleaseSource, open_release
 from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 
@@ -22,6 +22,10 @@ def _is_release(path: str | os.PathLike) -> ReleaseSource | None:
         if exc.rule == "no-manifest":
             return None  # perhaps Harbor jobs
         raise
+
+
+# How the admin's messages name a format.
+SHOWN = {"harbor": "Harbor jobs", "terminal-bench": "Terminal-Bench runs"}
 
 
 @contextmanager
@@ -43,21 +47,40 @@ def open_release_or_jobs(
         with release:
             yield release
         return
-    with open_tree(path) as tree:
-        if not bench:
-            raise HarborError(
-                [
-                    f"{name}: no manifest.json, so not a release; as Harbor jobs it needs "
-                    "the bench id to import into"
-                ]
-            )
-        built = harbor_release(
-            [(tree, Path(name).name)],
-            bench=bench,
-            scrub=scrub,
-            models_file=models_file,
-            progress=progress,
-            exceptions_rule=exceptions_rule,
+    # Not a release: any other registered format, detected by content
+    # (ingest.door.adapters fills the registry).
+    from formats.sources.protocol import ImportOptions, SourceError
+    from formats.sources.registry import ADAPTERS, detect, refuse_options
+    from ingest.door.adapters import RELEASE, opened
+
+    others = {k: a for k, a in ADAPTERS.items() if k != RELEASE.name}
+    try:
+        adapter = detect([Path(path)], others)
+    except SourceError as exc:
+        raise HarborError(
+            [
+                f"{name}: no manifest.json, so not a release; "
+                + exc.problems[0].split(": ", 1)[-1],
+                *exc.problems[1:],
+            ]
+        ) from None
+    if not bench:
+        raise HarborError(
+            [
+                f"{name}: no manifest.json, so not a release; as "
+                f"{SHOWN.get(adapter.name, adapter.name + ' results')} it needs the bench id "
+                "to import into"
+            ]
         )
-        with built.source as source:
-            yield source
+    options = ImportOptions(
+        bench=bench,
+        models_file=models_file,
+        exceptions_rule=exceptions_rule,
+        scrub=scrub,
+    )
+    try:
+        refuse_options(adapter, options)
+    except SourceError as exc:
+        raise HarborError(exc.problems) from None
+    with opened(adapter, [Path(path)], options, progress=progress) as source:
+        yield source

@@ -196,3 +196,10 @@ def test_a_second_submission_keeps_the_first(tmp_path):
     ]
     assert "x-terminal-bench" in row(bench, "20250101-one-m")
     assert row(bench, "20250102-two-m")["x-terminal-bench"]["pass_at_k"]
+
+
+def test_benchview_view_and_import_take_terminal_bench_runs(tmp_path):
+    from benchview.cli.imports import import_paths
+
+    import_paths([submission(tmp_path, runs=1)], bench="tb")
+    assert Attempt.objects.filter(bench__slug="tb").count() == len(TASKS)

@@ -1,16 +1,13 @@
-import os
-import time
+from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.executor import MigrationExecutor
 from django.db.utils import OperationalError, ProgrammingError
 
-from ingest.cli_progress import TerminalProgress
-from ingest.imports import Action, recorded_import
-from ingest.locks import ImportBusy
-from ingest.management.outcome import report_import
-from ingest.models import ImportRecord
+from formats.sources.protocol import ImportOptions
+from formats.sources.registry import ADAPTERS
+from ingest.door.command import door_import
 
 
 class Command(BaseCommand):
@@ -32,27 +29,16 @@ class Command(BaseCommand):
 
     def handle(self, *args, path, dry_run, staged, scrub, **options):
         _require_migrated()
-        started = time.monotonic()
-        progress = TerminalProgress(self.stderr._out)
-        try:
-            done = recorded_import(
-                path=path,
-                via=ImportRecord.Via.COMMAND,
-                action=Action.DRY_RUN if dry_run else Action.IMPORT,
-                holder=f"import_release {os.path.basename(path)} (pid {os.getpid()})",
-                staged=staged,
-                scrub=scrub,
-                progress=progress,
-            )
-        except ImportBusy as exc:
-            raise CommandError(str(exc)) from None
-        finally:
-            progress.close()
-        report_import(
+        # The one door (import_results) with the format fixed.
+        door_import(
             self,
-            done,
-            started=started,
+            adapter=ADAPTERS["release"],
+            paths=[Path(path)],
+            options=ImportOptions(),
+            dry_run=dry_run,
+            staged=staged,
             noop="nothing changed: the database already holds this release",
+            release_scrub=scrub,
         )
 
 

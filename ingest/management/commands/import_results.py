@@ -1,23 +1,13 @@
 import argparse
-import os
-import time
-from contextlib import contextmanager
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from formats.sources.protocol import ImportOptions, SeveralBenches, SourceError
-from formats.sources.registry import ADAPTERS, detect, refuse_options
-from ingest.cli_progress import TerminalProgress
-from ingest.door.adapters import opened
-from ingest.door.release import source_release
-from ingest.door.several import recorded_imports
-from ingest.imports import Action, recorded_import
-from ingest.locks import ImportBusy
+from formats.sources.protocol import ImportOptions
+from formats.sources.registry import ADAPTERS
+from ingest.door.command import choose, door_import
 from ingest.management.commands.import_harbor import threshold
 from ingest.management.commands.import_release import _require_migrated
-from ingest.management.outcome import report_import
-from ingest.models import ImportRecord
 from leaderboard.scoring import EXCEPTIONS_RULES
 
 
@@ -68,9 +58,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, paths, bench, dry_run, staged, scrub, **options):
         _require_migrated()
-        started = time.monotonic()
         paths = [Path(p) for p in paths]
-        shown = " ".join(str(p).rstrip("/") for p in paths)
         models_file = None
         if options["models"]:
             try:
@@ -86,100 +74,14 @@ class Command(BaseCommand):
             replace=options["replace"],
             scrub=scrub,
         )
-        try:
-            adapter = ADAPTERS[options["format"]] if options["format"] else detect(paths)
-            refuse_options(adapter, _without_bench(adapter, chosen))
-        except SourceError as exc:
-            raise CommandError(str(exc)) from None
-        if adapter.name == "release" and len(paths) != 1:
-            raise CommandError("release: one path at a time (a release is one folder or archive)")
-        self.stdout.write(f"format: {adapter.name}" + ("" if options["format"] else " (detected)"))
-        progress = TerminalProgress(self.stderr._out)
-        if isinstance(adapter, SeveralBenches):
-            try:
-                self._several(adapter, paths, chosen, dry_run, staged, shown, progress, started)
-            finally:
-                progress.close()
-            return
-
-        @contextmanager
-        def opener():
-            # Called under the import lock, so the models it keeps from the
-            # database cannot change before the write.
-            with opened(adapter, paths, chosen, say=self.stdout.write, progress=progress) as src:
-                yield src
-
-        try:
-            done = recorded_import(
-                path=shown,
-                name=shown,
-                via=ImportRecord.Via.COMMAND,
-                action=Action.DRY_RUN if dry_run else Action.IMPORT,
-                holder=f"import_results {shown[:200]} (pid {os.getpid()})",
-                staged=staged,
-                scrub=False,
-                progress=progress,
-                bench=bench,
-                opener=opener,
-            )
-        except ImportBusy as exc:
-            raise CommandError(str(exc)) from None
-        finally:
-            progress.close()
-        report_import(
+        adapter = choose(paths, chosen, options["format"])
+        door_import(
             self,
-            done,
-            started=started,
+            adapter=adapter,
+            paths=paths,
+            options=chosen,
+            dry_run=dry_run,
+            staged=staged,
             noop="nothing changed: the database already holds these results",
+            say_format=f"format: {adapter.name}" + ("" if options["format"] else " (detected)"),
         )
-
-    def _several(self, adapter, paths, chosen, dry_run, staged, shown, progress, started):
-        """An input of several benches (docs/formats.md): all written, or none."""
-        try:
-            sources = adapter.open_all(paths, options=chosen)
-        except SourceError as exc:
-            raise CommandError(str(exc)) from None
-        parts = []
-        for source in sources:
-            for note in source.notes:
-                self.stdout.write(f"note: {note}")
-
-            @contextmanager
-            def opener(source=source):
-                release, _ = source_release(source, replace=chosen.replace, scrubbed=chosen.scrub)
-                with release:
-                    yield release
-
-            parts.append((source.bench.id, f"{shown} ({source.bench.id})", opener))
-        try:
-            done = recorded_imports(
-                parts=parts,
-                via=ImportRecord.Via.COMMAND,
-                action=Action.DRY_RUN if dry_run else Action.IMPORT,
-                holder=f"import_results {shown[:200]} (pid {os.getpid()})",
-                staged=staged,
-                progress=progress,
-            )
-        except ImportBusy as exc:
-            raise CommandError(str(exc)) from None
-        finally:
-            for source in sources:
-                source.close()
-        failed = []
-        for part in done:
-            self.stdout.write(f"bench {part.record.bench}:")
-            try:
-                report_import(self, part, started=started, noop="nothing changed")
-            except CommandError as exc:
-                failed.append(f"{part.record.bench}: {exc}")
-        if failed:
-            raise CommandError("; ".join(failed))
-
-
-def _without_bench(adapter, options: ImportOptions) -> ImportOptions:
-    """A release names its own bench; --bench (required) is checked against it, not refused."""
-    from dataclasses import replace
-
-    if adapter.name == "release":
-        return replace(options, bench=None)
-    return options
