@@ -85,20 +85,18 @@ def _options(name: str):
 
 def child(mode: str, name: str, paths: str, database_url: str) -> None:
     _setup(database_url)
-    from formats.sources.registry import ADAPTERS
-    from ingest.door.adapters import opened
-    from ingest.reader import open_release
-    from ingest.services import release_import
+    from formats.reader import open_release
+    from ingest.running.opening import open_for_import
+    from ingest.writing.services import write_release
 
     started = time.perf_counter()
     if mode == "format":
-        with opened(
-            ADAPTERS[name], [Path(p) for p in paths.split(os.pathsep)], _options(name)
-        ) as s:
-            result = release_import(source=s, scrub=getattr(s, "scrubs", False))
+        found = paths.split(os.pathsep)
+        with open_for_import(found, options=_options(name), adapter=name) as source:
+            result = write_release(source=source, scrub=getattr(source, "scrubs", False))
     else:
         with open_release(paths) as source:
-            result = release_import(source=source, scrub=True)
+            result = write_release(source=source, scrub=True)
     seconds = time.perf_counter() - started
     print(
         json.dumps(
@@ -115,14 +113,12 @@ def child(mode: str, name: str, paths: str, database_url: str) -> None:
 def prepare(name: str, work: Path, scale: int) -> None:
     """Writes the input and the v1 folder the door makes of it; prints their paths."""
     _setup(f"sqlite:///{work / 'prepare.sqlite3'}")
-    import ingest.door.adapters  # noqa: F401  (fills the registry)
-    from formats.sources.registry import ADAPTERS
-    from ingest.door.adapters import opened
+    from ingest.running.opening import open_for_import
 
     paths = GENERATORS[name](work / "input", scale)
     size = sum(p.stat().st_size for path in paths for p in path.rglob("*") if p.is_file())
     release = work / "v1"
-    with opened(ADAPTERS[name], paths, _options(name)) as source:
+    with open_for_import(list(paths), options=_options(name), adapter=name) as source:
         for file in source.names():
             target = release / file
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -132,8 +128,10 @@ def prepare(name: str, work: Path, scale: int) -> None:
 
 def _run(*args: str) -> dict:
     out = subprocess.run(
-        [sys.executable, __file__, *args], check=True, capture_output=True, text=True, cwd=ROOT
+        [sys.executable, __file__, *args], capture_output=True, text=True, cwd=ROOT
     )
+    if out.returncode != 0:
+        raise SystemExit(f"{' '.join(args[:3])} failed:\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -168,7 +166,9 @@ def main() -> None:
     for name in [n for n in names if n in GENERATORS]:
         peaks: dict[str, dict[int, float]] = {}
         for scale in scales:
-            with tempfile.TemporaryDirectory(prefix=f"benchview-{name}-") as tmp:
+            # Not "benchview-release-...": the safe reader sweeps stale unpack
+            # folders by that prefix.
+            with tempfile.TemporaryDirectory(prefix=f"bvbench-formats-{name}-") as tmp:
                 work = Path(tmp)
                 found = _run("--prepare", name, str(work), str(scale))
                 databases = [("sqlite", lambda n, work=work: f"sqlite:///{work / n}.sqlite3")]
@@ -201,8 +201,7 @@ def main() -> None:
 
 def _registered_main() -> None:
     _setup("sqlite://:memory:")
-    import ingest.door.adapters  # noqa: F401  (fills the registry)
-    from formats.sources.registry import ADAPTERS
+    from formats.sources.registry import ADAPTERS  # Harbor's is added as the apps load
 
     print(json.dumps(list(ADAPTERS)))
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from ingest.reader import open_release
-from ingest.services import ImportRefused, release_import
+from formats.reader import open_release
+from ingest.writing.services import ImportRefused, write_release
 from leaderboard.models import Model, Task
 from tests.factories import dump, edit_json, import_path
 
@@ -105,7 +105,7 @@ def test_the_others_rank_ranges_count_it_but_their_scores_do_not_change(
     # The same release without the row: every other figure the same, ranks one lower.
     plain = {m.slug: m for m in others}
     with open_release(small_release_dir) as source:
-        release_import(source=source)
+        write_release(source=source)
     for m in Model.objects.filter(bench=with_top).exclude(slug=ONLY):
         assert m.score == plain[m.slug].score
         assert m.rank == plain[m.slug].rank - 1
@@ -166,7 +166,7 @@ def test_a_published_only_row_with_matrix_cells_is_refused_and_nothing_written(d
     )
     before = dump()
     with open_release(release_copy) as source, pytest.raises(ImportRefused) as refused:
-        release_import(source=source)
+        write_release(source=source)
     found = [(p.file, p.path, p.message) for p in refused.value.plan.problems]
     assert ("leaderboard.json", "rows[5].published_only", "the model has matrix cells") in found
     assert dump() == before
@@ -176,6 +176,6 @@ def test_a_published_only_mark_that_is_not_a_boolean_is_refused(db, release_copy
     add_published_only(release_copy, 0.5)
     edit_json(release_copy / "leaderboard.json", lambda d: d["rows"][5].update(published_only=1))
     with open_release(release_copy) as source, pytest.raises(ImportRefused) as refused:
-        release_import(source=source)
+        write_release(source=source)
     found = [(p.file, p.path) for p in refused.value.plan.problems]
     assert ("leaderboard.json", "rows[5].published_only") in found

@@ -9,14 +9,13 @@ id); the import writes them all or none.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
+from formats.reader import open_tree
 from formats.sources.openhands_index.folders import model_folders, read_model, slugify
 from formats.sources.openhands_index.source import BenchmarkSource
 from formats.sources.protocol import ImportOptions, ResultsSource, SourceError
-from formats.sources.trees import FolderTree
 
 NAME = "openhands-index"
 # A JSON file of a model folder larger than this is refused.
@@ -35,10 +34,10 @@ class OpenHandsIndexAdapter:
         "([{benchmark, score, ...}]), optionally instance_results/<benchmark>.json"
     )
     options = frozenset({"bench", "title", "replace"})
-    open_tree: Callable[[Any], Any] = FolderTree
 
     def _tree(self, path):
-        return type(self).open_tree(path)
+        # The safe reader: folders and archives, its limits, no links.
+        return open_tree(path)
 
     def detect(self, paths: Sequence[Path]) -> bool:
         for path in paths:

@@ -1,12 +1,21 @@
 import argparse
 import math
+import os
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from formats.sources.protocol import ImportOptions
-from formats.sources.registry import ADAPTERS
-from ingest.door.command import door_import
+from formats.reader import open_tree
+from ingest.management.outcome import report_import
+from ingest.models import ImportRecord
+from ingest.reading.harbor.build import describe, harbor_release
+from ingest.reading.harbor.source import HarborSource
+from ingest.running.cli_progress import TerminalProgress
+from ingest.running.imports import Action, run_import
+from ingest.running.locks import ImportBusy
 from leaderboard.scoring import (
     DEFAULT_EXCEPTIONS_RULE,
     DEFAULT_REWARD_THRESHOLD,
@@ -77,30 +86,61 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, paths, bench, dry_run, staged, scrub, **options):
-        paths = [Path(p) for p in paths]
+        started = time.monotonic()
+        shown = " ".join(str(p).rstrip("/") for p in paths)
         models_file = None
         if options["models"]:
             try:
                 models_file = (Path(options["models"]).read_bytes(), options["models"])
             except OSError as exc:
                 raise CommandError(f"{options['models']}: cannot be read ({exc})") from None
-        chosen = ImportOptions(
-            bench=bench,
-            title=options["title"],
-            models_file=models_file,
-            threshold=options["pass_threshold"],
-            exceptions_rule=options["exceptions"],
-            allow_partial=options["allow_partial"],
-            replace=options["replace"],
-            scrub=scrub,
-        )
-        # The one door (import_results) with the format fixed.
-        door_import(
+
+        @contextmanager
+        def opener() -> Iterator[HarborSource]:
+            # Called under the import lock: the models it keeps are read from the
+            # database, which no other import may change meanwhile.
+            with ExitStack() as stack:
+                trees = [
+                    (stack.enter_context(open_tree(path)), str(path).rstrip("/")) for path in paths
+                ]
+                release = harbor_release(
+                    trees,
+                    bench=bench,
+                    title=options["title"],
+                    models_file=models_file,
+                    threshold=options["pass_threshold"],
+                    allow_partial=options["allow_partial"],
+                    replace=options["replace"],
+                    scrub=scrub,
+                    progress=progress,
+                    exceptions_rule=options["exceptions"],
+                )
+                for line in describe(release):
+                    self.stdout.write(line)
+                with release.source as source:
+                    yield source
+
+        progress = TerminalProgress(self.stderr._out)
+        try:
+            done = run_import(
+                path=shown,
+                name=shown,
+                via=ImportRecord.Via.COMMAND,
+                action=Action.DRY_RUN if dry_run else Action.IMPORT,
+                holder=f"import_harbor {shown[:200]} (pid {os.getpid()})",
+                staged=staged,
+                scrub=scrub,
+                progress=progress,
+                bench=bench,
+                opener=opener,
+            )
+        except ImportBusy as exc:
+            raise CommandError(str(exc)) from None
+        finally:
+            progress.close()
+        report_import(
             self,
-            adapter=ADAPTERS["harbor"],
-            paths=paths,
-            options=chosen,
-            dry_run=dry_run,
-            staged=staged,
+            done,
+            started=started,
             noop="nothing changed: the database already holds these jobs",
         )

@@ -1,13 +1,16 @@
-from pathlib import Path
+import os
+import time
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.executor import MigrationExecutor
 from django.db.utils import OperationalError, ProgrammingError
 
-from formats.sources.protocol import ImportOptions
-from formats.sources.registry import ADAPTERS
-from ingest.door.command import door_import
+from ingest.management.outcome import report_import
+from ingest.models import ImportRecord
+from ingest.running.cli_progress import TerminalProgress
+from ingest.running.imports import Action, run_import
+from ingest.running.locks import ImportBusy
 
 
 class Command(BaseCommand):
@@ -29,16 +32,28 @@ class Command(BaseCommand):
 
     def handle(self, *args, path, dry_run, staged, scrub, **options):
         _require_migrated()
-        # The one door (import_results) with the format fixed.
-        door_import(
+        started = time.monotonic()
+        progress = TerminalProgress(self.stderr._out)
+        try:
+            done = run_import(
+                path=path,
+                via=ImportRecord.Via.COMMAND,
+                action=Action.DRY_RUN if dry_run else Action.IMPORT,
+                holder=f"import_release {os.path.basename(path)} (pid {os.getpid()})",
+                staged=staged,
+                scrub=scrub,
+                progress=progress,
+                adapter="release",
+            )
+        except ImportBusy as exc:
+            raise CommandError(str(exc)) from None
+        finally:
+            progress.close()
+        report_import(
             self,
-            adapter=ADAPTERS["release"],
-            paths=[Path(path)],
-            options=ImportOptions(),
-            dry_run=dry_run,
-            staged=staged,
+            done,
+            started=started,
             noop="nothing changed: the database already holds this release",
-            release_scrub=scrub,
         )
 
 

@@ -3,11 +3,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from formats.sources.protocol import ImportOptions
+from formats.sources import ImportOptions
 from formats.sources.registry import ADAPTERS
-from ingest.door.command import choose, door_import
 from ingest.management.commands.import_harbor import threshold
 from ingest.management.commands.import_release import _require_migrated
+from ingest.management.door import choose, door_import
 from leaderboard.scoring import EXCEPTIONS_RULES
 
 
@@ -75,6 +75,7 @@ class Command(BaseCommand):
             scrub=scrub,
         )
         adapter = choose(paths, chosen, options["format"])
+        self.stdout.write(f"format: {adapter.name}" + ("" if options["format"] else " (detected)"))
         door_import(
             self,
             adapter=adapter,
@@ -83,5 +84,4 @@ class Command(BaseCommand):
             dry_run=dry_run,
             staged=staged,
             noop="nothing changed: the database already holds these results",
-            say_format=f"format: {adapter.name}" + ("" if options["format"] else " (detected)"),
         )

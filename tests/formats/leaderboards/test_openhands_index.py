@@ -16,7 +16,6 @@ from formats.sources.openhands_index.adapter import ADAPTER
 from formats.sources.openhands_index.folders import model_id
 from formats.sources.protocol import ImportOptions
 from formats.sources.registry import detect
-from ingest.door import adapters  # noqa: F401 (fills the registry)
 from leaderboard.models import Attempt, Bench, Disagreement
 from tests.factories import dump
 from tests.formats.leaderboards.fixtures import write_index

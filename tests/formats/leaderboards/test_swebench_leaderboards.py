@@ -18,7 +18,6 @@ from formats.sources.protocol import ImportOptions, SourceError
 from formats.sources.registry import detect
 from formats.sources.swebench_leaderboards.adapter import ADAPTER
 from formats.sources.swebench_leaderboards.entries import read_boards, slugify
-from ingest.door import adapters  # noqa: F401 (fills the registry)
 from ingest.models import ImportRecord
 from leaderboard.models import Bench, Disagreement, Model
 from tests.factories import dump, import_path

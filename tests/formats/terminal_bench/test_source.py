@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from formats.reader import open_tree
 from formats.sources.protocol import ImportOptions, SourceError
-from formats.sources.terminal_bench.adapter import ADAPTER, FolderTree
+from formats.sources.terminal_bench.adapter import ADAPTER
 from formats.sources.terminal_bench.runs import find_runs
 from samplegen.terminal_bench import write_submission
 
@@ -42,7 +43,7 @@ def test_runs_are_found_by_content_whatever_their_file_is_called(tmp_path):
 
 def test_a_submission_of_runs_is_one_model_and_a_folder_of_them_one_model_each(tmp_path):
     one = submission(tmp_path / "a", "20250101_one_m")
-    assert {r.submission for r in find_runs(FolderTree(one), "one").runs} == {"one"}
+    assert {r.submission for r in find_runs(open_tree(one), "one").runs} == {"one"}
     submission(tmp_path / "a", "20250102_two_m", runs=1, attempts=2)
     source = opened(tmp_path / "a")
     assert sorted(source.models) == ["20250101-one-m", "20250102-two-m"]
