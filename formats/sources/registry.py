@@ -29,10 +29,13 @@ from formats.sources.terminal_bench import TERMINAL_BENCH
 
 # name -> adapter; the order is the order of detection. Harbor jobs (whose
 # reading needs the site's column sizes) are registered by the ingest app.
+# swebench.com's leaderboards.json goes first: its test (a JSON object whose
+# first key is "leaderboards") is narrow, while the release's takes any
+# regular file the safe reader refuses for its own rules as a release.
 ADAPTERS: dict[str, Adapter] = {
+    SWEBENCH_LEADERBOARDS.name: SWEBENCH_LEADERBOARDS,
     "release": RELEASE,
     TERMINAL_BENCH.name: TERMINAL_BENCH,
-    SWEBENCH_LEADERBOARDS.name: SWEBENCH_LEADERBOARDS,
     OPENHANDS_INDEX.name: OPENHANDS_INDEX,
 }
 

@@ -14,8 +14,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from core import jsonsafe
 from ingest.models import ImportRecord
-from leaderboard import jsonsafe
 from leaderboard.extras import item_key
 from leaderboard.models import Attempt, Bench, Disagreement
 from samplegen.terminal_bench import write_submission

@@ -6,7 +6,7 @@ import json
 
 from formats.normalise import detect, normalise
 from formats.normalise.asciinema import keys_text, screen_text
-from formats.tools import canonical_tool
+from formats.tools import tool_family
 from tests.formats.normalise.helpers import check_contract, jsonl
 
 HEADER = {"version": 2, "width": 160, "height": 40, "timestamp": 1752278626, "env": {}}
@@ -37,7 +37,7 @@ def test_each_run_of_keystrokes_is_a_terminal_call_with_the_screen_that_followed
     system, first, second = result.events
     assert system["type"] == "system" and system["ts"] == "2025-07-12T00:03:46.000Z"
     assert system["screen"] == "root@box:/app# "
-    assert first["tool"] == "terminal" and canonical_tool(first["tool"]) == "bash"
+    assert first["tool"] == "terminal" and tool_family(first["tool"]) == tool_family("bash")
     assert first["input"] == {"keys": "ls -la\n"}
     assert first["result"] == {
         "ok": True,
