@@ -10,16 +10,40 @@ from __future__ import annotations
 
 # canonical name -> the spellings harnesses use (compared case-insensitively).
 TOOL_ALIASES: dict[str, tuple[str, ...]] = {
-    "bash": ("bash", "shell", "local_shell", "exec_command", "run_command", "terminal"),
-    "read": ("read", "read_file", "view"),
-    "edit": ("edit", "multiedit", "apply_patch", "str_replace_based_edit_tool"),
-    "write": ("write", "write_file", "create_file"),
-    "grep": ("grep", "ripgrep", "rg"),
-    "glob": ("glob", "find_files", "list_files"),
-    "webfetch": ("webfetch", "web_fetch", "fetch"),
+    "bash": (
+        "bash",
+        "shell",
+        "local_shell",
+        "exec_command",
+        "run_command",
+        "terminal",
+        # OpenHands (function name, then action name).
+        "execute_bash",
+        "cmdrun",
+        "run",
+    ),
+    "read": ("read", "read_file", "view", "open", "goto", "scroll_up", "scroll_down"),
+    "edit": (
+        "edit",
+        "multiedit",
+        "apply_patch",
+        "str_replace_based_edit_tool",
+        # SWE-agent and OpenHands.
+        "str_replace_editor",
+        "insert",
+        "append",
+        "edit_file",
+    ),
+    "write": ("write", "write_file", "create_file", "create"),
+    "grep": ("grep", "ripgrep", "rg", "search_file", "search_dir"),
+    "glob": ("glob", "find_files", "list_files", "find_file"),
+    "webfetch": ("webfetch", "web_fetch", "fetch", "browser", "browse", "browse_interactive"),
     "websearch": ("websearch", "web_search", "web_search_call"),
     "task": ("task", "agent", "spawn_agent"),
     "todo": ("todowrite", "todoread", "update_plan", "todo"),
+    # OpenHands' Python cell.
+    "python": ("python", "execute_ipython_cell", "run_ipython", "ipython"),
+    "submit": ("submit", "finish"),
 }
 
 _CANONICAL: dict[str, str] = {

@@ -147,6 +147,9 @@ FORMAT_MODULES = (
     "codex_rollout",
     "opencode_run",
     "atif",
+    "mini_swe_agent",
+    "swe_agent",
+    "openhands_history",
 )
 
 
