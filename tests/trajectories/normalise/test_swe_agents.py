@@ -166,9 +166,9 @@ def test_a_mini_swe_agent_trajectory_is_detected_by_its_format_key_at_the_end():
     ]
     assert calls[0]["result"] == {"ok": True, "output": "file1.py\nfile2.py", "exit_code": 0}
     assert failed_calls(got) == [("bash", 1)]
-    assert got.events[3]["tokens"] == {"input": 100, "output": 20}
-    assert got.events[3]["ts"] == "2024-01-23T08:53:21.000Z"
-    assert got.sources[4] == [3, 4]  # the call and the observation that answered it
+    assert got.events[2]["tokens"] == {"input": 100, "output": 20}  # on the turn's first event
+    assert got.events[2]["ts"] == "2024-01-23T08:53:21.000Z"
+    assert got.sources[3] == [3, 4]  # the call and the observation that answered it
     assert {u.line: u.reason for u in got.unmapped} == {
         8: "exit status Submitted (the submission is in meta)"
     }
