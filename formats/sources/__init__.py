@@ -1,0 +1,1 @@
+"""Sources of results: one folder per format, each read by content."""
