@@ -5,7 +5,7 @@ prefixes are reserved bench ids."""
 from django.contrib import admin
 from django.urls import include, path, register_converter
 
-from leaderboard.slugs import SlugConverter
+from formats.v1.slugs import SlugConverter
 from trajectories.mirror.health import healthz
 
 register_converter(SlugConverter, "rslug")

@@ -10,7 +10,9 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, field_validator
 
-from ingest.jsondoc import parse_json  # noqa: F401  (the documents' decoder)
+from formats.v1 import SCHEMA
+from formats.v1.jsondoc import parse_json  # noqa: F401  (the documents' decoder)
+from formats.v1.slugs import RESERVED_BENCH_SLUGS, SLUG_RE
 from ingest.schema_base import (
     Doc,
     Integer,
@@ -22,8 +24,10 @@ from ingest.schema_base import (
 )
 from leaderboard.models import Attempt, Batch, Bench, Check, CheckResult, Model, Task
 from leaderboard.scoring import EXCEPTIONS_RULES, SCORING_RULES
-from leaderboard.slugs import RESERVED_BENCH_SLUGS, SLUG_RE
 from trajectories.models import VendorRequest
+
+# Every document names the one version of the format (formats.v1.SCHEMA).
+Schema = Literal[SCHEMA]  # type: ignore[valid-type]
 
 
 def _slug(value: str) -> str:
@@ -63,7 +67,7 @@ class CountsDoc(Doc):
 
 
 class ManifestDoc(Doc):
-    schema_: Literal["v1"] = Field(alias="schema")
+    schema_: Schema = Field(alias="schema")
     bench: BenchSlug
     title: column_text(Bench, "title")
     revision: column_text(Bench, "revision")
@@ -131,7 +135,7 @@ class LeaderboardRowDoc(Doc):
 
 
 class LeaderboardDoc(Doc):
-    schema_: Literal["v1"] = Field(alias="schema")
+    schema_: Schema = Field(alias="schema")
     bench: str
     revision: str
     scoring_rule: str
@@ -176,7 +180,7 @@ class CellDoc(Doc):
 
 
 class MatrixDoc(Doc):
-    schema_: Literal["v1"] = Field(alias="schema")
+    schema_: Schema = Field(alias="schema")
     bench: str
     revision: str
     tasks: list[MatrixTaskDoc]
@@ -212,7 +216,7 @@ class ModelAttemptRowDoc(Doc):
 
 
 class ModelFileDoc(Doc):
-    schema_: Literal["v1"] = Field(alias="schema")
+    schema_: Schema = Field(alias="schema")
     bench: str
     model: ModelInfoDoc
     aggregate: AggregateDoc
@@ -241,7 +245,7 @@ class TaskResultDoc(Doc):
 
 
 class TaskFileDoc(Doc):
-    schema_: Literal["v1"] = Field(alias="schema")
+    schema_: Schema = Field(alias="schema")
     bench: str
     task: TaskInfoDoc
     ticket: str
@@ -290,7 +294,7 @@ class ProvenanceDoc(Doc):
 
 
 class SummaryDoc(Doc):
-    schema_: Literal["v1"] = Field(alias="schema")
+    schema_: Schema = Field(alias="schema")
     bench: str
     model: str
     task: str
@@ -329,7 +333,7 @@ class GraderDoc(Doc):
 
 
 class VerdictDoc(Doc):
-    schema_: Literal["v1"] = Field(alias="schema")
+    schema_: Schema = Field(alias="schema")
     model: str
     task: str
     grader: GraderDoc
@@ -337,7 +341,7 @@ class VerdictDoc(Doc):
 
 
 class TrajectoryHeadDoc(Doc):
-    schema_: Literal["v1"] = Field(alias="schema")
+    schema_: Schema = Field(alias="schema")
     harness: str
     model: str
     events: list[Any]
@@ -360,5 +364,5 @@ class VendorEntryDoc(Doc):
 
 
 class VendorLogDoc(Doc):
-    schema_: Literal["v1"] = Field(alias="schema")
+    schema_: Schema = Field(alias="schema")
     vendors: dict[VendorName, list[VendorEntryDoc]]

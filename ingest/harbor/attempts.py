@@ -12,6 +12,8 @@ from typing import Any
 
 import orjson
 
+from formats.v1 import SCHEMA
+from formats.v1.files import attempt_folder
 from ingest.harbor.events import trial_events
 from ingest.harbor.trial import Trial, read_ticket
 from leaderboard.scoring import (
@@ -50,8 +52,7 @@ class AttemptFiles:
 
     @property
     def folder(self) -> str:
-        base = f"attempts/{self.model}/{self.task}/"
-        return base + f"trials/{self.trial}/" if self.trial else base
+        return attempt_folder(self.model, self.task, self.trial)
 
     def refresh(self) -> None:
         """Write summary.json again after the summary was amended."""
@@ -115,7 +116,7 @@ def _verdict(trial: Trial, model: str, task: str, threshold: float) -> dict[str,
             }
         ]
     verdict: dict[str, Any] = {
-        "schema": "v1",
+        "schema": SCHEMA,
         "model": model,
         "task": task,
         "grader": dict(GRADER),
@@ -210,7 +211,7 @@ def trial_attempt(
         harbor["exception"] = trial.exception
     started = trial.started_at or trial.finished_at or ""
     summary = {
-        "schema": "v1",
+        "schema": SCHEMA,
         "bench": bench,
         "model": model,
         "task": task,
@@ -249,7 +250,7 @@ def trial_attempt(
     }
     ticket = read_ticket(got.events, trial.atif_bytes)
     trajectory = {
-        "schema": "v1",
+        "schema": SCHEMA,
         "harness": trial.agent,
         "model": model,
         "events": got.events,

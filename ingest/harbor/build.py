@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass, field
 from functools import partial
 
+from formats.v1.slugs import RESERVED_BENCH_SLUGS, is_slug
 from ingest.harbor.attempts import AttemptFiles
 from ingest.harbor.errors import HarborError
 from ingest.harbor.existing import NotHarborBench, kept_files, kept_models
@@ -27,7 +28,6 @@ from ingest.progress import ProgressCallback
 from ingest.reader import ReleaseSource
 from leaderboard.models import Bench
 from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE, DEFAULT_REWARD_THRESHOLD, EXCEPTIONS_RULES
-from leaderboard.slugs import RESERVED_BENCH_SLUGS, is_slug
 
 
 @dataclass

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 import orjson
 
+from formats.sources import ModelEntry, TaskEntry
 from ingest.harbor.attempts import RULE, AttemptFiles, rescore
-from ingest.harbor.release import ModelEntry, TaskEntry
 from leaderboard import jsonsafe
 from leaderboard.extras import item_key
 from leaderboard.facts import declared
@@ -47,7 +47,7 @@ def kept_models(
             m.harness,
             m.provider,
             declared(m.extras),
-            harbor_result=jsonsafe.unpack(rows.get(item_key(m.slug), {}).get("__extra__", {})).get(
+            published=jsonsafe.unpack(rows.get(item_key(m.slug), {}).get("__extra__", {})).get(
                 HARBOR_RESULT
             ),
         )

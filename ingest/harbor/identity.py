@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from formats.v1.slugs import is_slug
 from ingest.harbor.layout import RESULT
 from ingest.harbor.trial import Trial
-from leaderboard.slugs import is_slug
 
 
 def _job_of(trial: Trial) -> str:

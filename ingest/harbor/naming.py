@@ -13,13 +13,13 @@ from typing import Any
 
 import orjson
 
+from formats.sources import ModelEntry
+from formats.v1.slugs import is_slug
 from ingest import schema
 from ingest.harbor.errors import HarborError
-from ingest.harbor.release import ModelEntry
 from ingest.harbor.trial import MODEL_NAME_MAX, PROVIDER_MAX, Trial
 from leaderboard.facts import FIELDS as FACTS
 from leaderboard.facts import SPELLINGS
-from leaderboard.slugs import is_slug
 
 _NOT_SLUG = re.compile(r"[^a-z0-9._-]+")
 

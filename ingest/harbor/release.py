@@ -10,9 +10,11 @@ changes nothing).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from formats.sources import ModelEntry, TaskEntry
+from formats.v1 import documents as v1
+from formats.v1.files import model_path, task_path
 from ingest.harbor.attempts import RULE, AttemptFiles, dump
 from leaderboard.formatting import model_rate
 from leaderboard.harbor_result import HARBOR_RESULT
@@ -26,27 +28,7 @@ from leaderboard.scoring import (
     trials_figure,
 )
 
-
-@dataclass
-class ModelEntry:
-    id: str
-    display_name: str
-    harness: str
-    provider: str
-    # Extension fields of the model (leaderboard.facts: organisation, labels).
-    extra: dict[str, Any] = field(default_factory=dict)
-    # What the model's jobs' own result.json say (leaderboard.harbor_result).
-    harbor_result: dict[str, Any] | None = None
-
-
-@dataclass
-class TaskEntry:
-    id: str
-    title: str  # the Harbor task name, as Harbor spells it
-    surface: str
-    ticket: str = ""
-    checks: list[dict[str, Any]] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)
+__all__ = ["ModelEntry", "TaskEntry", "cell_document", "release_files", "task_checks"]
 
 
 def release_files(
@@ -101,39 +83,40 @@ def release_files(
     figures = {m: model_figures(cells[m], surfaces, task_ids) for m in model_ids}
     ranked = competition_ranks([(m, figures[m].score) for m in model_ids])
 
-    head = {"schema": "v1", "bench": bench, "revision": revision}
     rows = []
     for m, rank in ranked:
         spec, f = by_model[m], figures[m]
         rows.append(
-            {
-                "rank": rank,
-                "model": m,
-                "display_name": spec.display_name,
-                "harness": spec.harness,
-                "provider": spec.provider,
-                **figures[m].aggregate(),
+            v1.leaderboard_row(
+                rank=rank,
+                model=m,
+                display_name=spec.display_name,
+                harness=spec.harness,
+                provider=spec.provider,
+                aggregate=f.aggregate(),
                 # Beyond v1 (readers may ignore them): the pass rate with its
                 # counts, the trials that raised, and what the jobs' own
                 # result.json say (leaderboard.harbor_result).
-                "passed": f.passed,
-                "pass_rate": model_rate(f.score, f.passed, f.trials, f.tasks),
-                "trials": f.trials,
-                "errors": f.errors,
-                **({HARBOR_RESULT: spec.harbor_result} if spec.harbor_result else {}),
-            }
+                beyond={
+                    "passed": f.passed,
+                    "pass_rate": model_rate(f.score, f.passed, f.trials, f.tasks),
+                    "trials": f.trials,
+                    "errors": f.errors,
+                    **({HARBOR_RESULT: spec.published} if spec.published else {}),
+                },
+            )
         )
-    files["leaderboard.json"] = dump({**head, "scoring_rule": RULE, "rows": rows})
+    files["leaderboard.json"] = dump(
+        v1.leaderboard_document(bench=bench, revision=revision, scoring_rule=RULE, rows=rows)
+    )
     files["matrix.json"] = dump(
-        {
-            **head,
-            "tasks": [
-                {"id": t, "title": by_task[t].title, "surface": surfaces[t], "released": True}
-                for t in task_ids
-            ],
-            "models": [m for m, _ in ranked],
-            "cells": {m: {t: cell_document(c) for t, c in cells[m].items()} for m, _ in ranked},
-        }
+        v1.matrix_document(
+            bench=bench,
+            revision=revision,
+            tasks=[v1.matrix_task(t, by_task[t].title, surfaces[t], True) for t in task_ids],
+            models=[m for m, _ in ranked],
+            cells={m: {t: cell_document(c) for t, c in cells[m].items()} for m, _ in ranked},
+        )
     )
     for m in model_ids:
         spec = by_model[m]
@@ -142,82 +125,66 @@ def release_files(
             a = by_key[(m, t)]
             counts = a.summary["checks"]
             rows_for_model.append(
-                {
-                    "task": t,
-                    "score": a.score,
-                    "checks_passed": counts["passed"],
-                    "checks_total": counts["total"],
-                    "mandatory_failed": counts["mandatory_failed"],
-                    "cost_usd": a.summary["cost"].get("usd"),
-                    "duration_s": a.summary["timing"]["duration_s"],
-                    "flags": a.flags,
-                }
+                v1.model_attempt_row(
+                    task=t,
+                    score=a.score,
+                    checks_passed=counts["passed"],
+                    checks_total=counts["total"],
+                    mandatory_failed=counts["mandatory_failed"],
+                    cost_usd=a.summary["cost"].get("usd"),
+                    duration_s=a.summary["timing"]["duration_s"],
+                    flags=a.flags,
+                )
             )
-        files[f"models/{m}.json"] = dump(
-            {
-                "schema": "v1",
-                "bench": bench,
-                "model": {
-                    **spec.extra,
-                    "id": m,
-                    "display_name": spec.display_name,
-                    "harness": spec.harness,
-                    "provider": spec.provider,
-                },
-                "aggregate": figures[m].aggregate(),
-                "attempts": rows_for_model,
-            }
+        files[model_path(m)] = dump(
+            v1.model_document(
+                bench=bench,
+                model=v1.model_facts(
+                    m, spec.display_name, spec.harness, spec.provider, extra=spec.extra
+                ),
+                aggregate=figures[m].aggregate(),
+                attempts=rows_for_model,
+            )
         )
     for t in task_ids:
         task = by_task[t]
         results = [
-            {
-                "model": m,
-                "score": by_key[(m, t)].score,
-                "checks": {c["name"]: c["passed"] for c in by_key[(m, t)].checks},
-                "flags": by_key[(m, t)].flags,
-            }
+            v1.task_result(
+                m,
+                by_key[(m, t)].score,
+                {c["name"]: c["passed"] for c in by_key[(m, t)].checks},
+                by_key[(m, t)].flags,
+            )
             for m in model_ids
             if (m, t) in by_key
         ]
-        files[f"tasks/{t}.json"] = dump(
-            {
-                "schema": "v1",
-                "bench": bench,
-                "task": {
-                    "id": t,
-                    "title": task.title,
-                    "surface": task.surface,
-                    "vendors": [],
-                    "batch": 1,
-                },
-                "ticket": task.ticket,
-                "checks": task.checks,
-                "results": results,
-                **task.extra,
-            }
+        files[task_path(t)] = dump(
+            v1.task_document(
+                bench=bench,
+                task=t,
+                title=task.title,
+                surface=task.surface,
+                vendors=[],
+                batch=1,
+                ticket=task.ticket,
+                checks=task.checks,
+                results=results,
+                extra=task.extra,
+            )
         )
     files["manifest.json"] = dump(
-        {
-            "schema": "v1",
-            "bench": bench,
-            "title": title,
-            "revision": revision,
-            "generated_at": generated_at,
-            "scoring_rule": RULE,
-            "exceptions_rule": exceptions_rule,
-            "models": model_ids,
-            "tasks": task_ids,
-            "batches": [{"id": 1, "released_at": generated_at, "tasks": task_ids}]
-            if task_ids
-            else [],
-            "counts": {
-                "models": len(model_ids),
-                "tasks": len(task_ids),
-                "released_tasks": len(task_ids),
-                "attempts": len(attempts),
-            },
-        }
+        v1.manifest_document(
+            bench=bench,
+            title=title,
+            revision=revision,
+            generated_at=generated_at,
+            scoring_rule=RULE,
+            models=model_ids,
+            tasks=task_ids,
+            batches=[v1.manifest_batch(1, generated_at, task_ids)] if task_ids else [],
+            attempts=len(attempts),
+            exceptions_rule=exceptions_rule,
+        )
     )
     return files
 
@@ -225,10 +192,10 @@ def release_files(
 def cell_document(cell: Cell) -> dict[str, Any]:
     """A matrix cell: ``{"score", "flags"}``, and ``x-trials`` where the model
     ran the task several times (an extension v1 readers ignore)."""
-    doc: dict[str, Any] = {"score": cell.score, "flags": list(cell.flags)}
-    if cell.trials:
-        doc["x-trials"] = trials_figure(cell.score if cell.counted else None, cell.trials)
-    return doc
+    trials = (
+        trials_figure(cell.score if cell.counted else None, cell.trials) if cell.trials else None
+    )
+    return v1.matrix_cell(cell.score, cell.flags, trials)
 
 
 def task_checks(attempts: list[AttemptFiles]) -> dict[str, list[dict[str, Any]]]:

@@ -15,8 +15,8 @@ from typing import Any
 
 import orjson
 
+from formats.v1.jsondoc import JSONProblem
 from ingest import schema
-from ingest.jsondoc import JSONProblem
 from ingest.scrub import Finding, Scrubber
 
 SCRUB_HINT = (

@@ -17,12 +17,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import partial
 
+from formats.sources import ModelEntry, TaskEntry
 from ingest.harbor.attempts import AttemptFiles, dump, trial_attempt
 from ingest.harbor.identity import ModelIdentity, model_clashes, repeated_trials, task_clashes
 from ingest.harbor.job_summary import Eval, job_figures, read_evals
 from ingest.harbor.layout import RESULT, find_trials
 from ingest.harbor.naming import ModelRule, model_of, slugify
-from ingest.harbor.release import ModelEntry, TaskEntry
 from ingest.harbor.scrubbing import TrialScrub
 from ingest.harbor.source import LazyFolder, digests_of
 from ingest.harbor.trial import Trial, TrialProblem, read_head, read_trial
@@ -209,7 +209,7 @@ def read_jobs(
     by_model, eval_notes = job_figures(evals, model_of_trial)
     notes += eval_notes
     for model_id, figures in by_model.items():
-        jobs.models[model_id].harbor_result = figures.document()
+        jobs.models[model_id].published = figures.document()
     jobs.tasks = {
         slug: TaskEntry(slug, name, _surface(trials, name), extra={"harbor_task_name": name})
         for slug, name in sorted(task_names.items())

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from formats.v1.jsondoc import JSONProblem
 from ingest import event_schema, schema
-from ingest.jsondoc import JSONProblem
 from ingest.plan.checker import Checker
 from ingest.plan.types import AttemptDocs, AttemptPlan, CheckedAttempt, sha256_hex
 from ingest.reader import ReleaseSource

@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from formats.v1.jsondoc import JSONProblem
 from ingest import schema
-from ingest.jsondoc import JSONProblem
 from ingest.plan.types import ImportPlan, Problem
 from ingest.reader import ReleaseSource
 from ingest.schema_base import errors_of

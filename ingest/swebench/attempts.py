@@ -14,12 +14,12 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from formats.normalise import UnknownFormat, normalise
 from formats.sources.swebench_experiments import Instance, System
 from formats.sources.swebench_experiments.trajs import output_lines
 from ingest.harbor.attempts import RULE, AttemptFiles, dump, outcome
 from ingest.harbor.scrubbing import TrialScrub
 from ingest.harbor.trial import read_ticket
-from trajectories.normalise import UnknownFormat, normalise
 
 GRADER = {"name": "swe-bench-harness", "version": "1"}
 EXPORTER = "benchview swebench-experiments"

@@ -19,6 +19,7 @@ import orjson
 
 from formats.sources.swebench_experiments import ExperimentsError, System, read_systems
 from formats.sources.swebench_experiments.systems import slug
+from formats.v1.slugs import RESERVED_BENCH_SLUGS, is_slug
 from ingest.harbor.attempts import AttemptFiles, dump
 from ingest.harbor.build import HarborRelease
 from ingest.harbor.errors import HarborError
@@ -30,7 +31,6 @@ from ingest.harbor.source import HarborSource, LazyFolder, digests_of
 from ingest.progress import Phase, Progress, ProgressCallback
 from ingest.swebench.attempts import _Cache, instance_attempt
 from leaderboard.models import Bench
-from leaderboard.slugs import RESERVED_BENCH_SLUGS, is_slug
 
 PUBLISHED = "x-published"
 
@@ -73,7 +73,7 @@ def model_entry(system: System) -> ModelEntry:
         if isinstance(published.get("total"), int) and published["total"]:
             figure["trials"] = published["total"]
             figure["mean"] = published["resolved"] / published["total"]
-        entry.harbor_result = figure
+        entry.published = figure
     return entry
 
 

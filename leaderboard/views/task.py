@@ -8,12 +8,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
+from formats.v1.slugs import is_slug
 from leaderboard import queries
 from leaderboard.models import Attempt
 from leaderboard.render import download
 from leaderboard.render.markdown import render_markdown
 from leaderboard.scoring import TOLERANCE
-from leaderboard.slugs import is_slug
 
 # One cell per check outcome: passed, failed, or absent (a missing verdict, or
 # a verdict that does not name the check). Shapes as well as colours tell them apart.
