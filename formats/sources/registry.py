@@ -18,6 +18,16 @@ from formats.sources.protocol import OPTION_NAMES, Adapter, ImportOptions, Sourc
 ADAPTERS: dict[str, Adapter] = {}
 
 
+def _register() -> None:
+    # Imported here: an adapter's module imports the protocol this package holds.
+    from formats.sources.swebench_experiments.source import ADAPTER as swebench_experiments
+
+    ADAPTERS[swebench_experiments.name] = swebench_experiments
+
+
+_register()
+
+
 def detect(paths: Sequence[Path], adapters: Mapping[str, Adapter] | None = None) -> Adapter:
     """The adapter whose format ``paths`` hold; ``SourceError`` listing what
     was looked for if none."""

@@ -6,17 +6,16 @@
 (``all_preds.jsonl``, ``preds.json`` or ``model_patch`` in the results), the
 per-instance results (``evaluation_details.jsonl``, ``results/results.json``
 lists or ``logs/<instance>/report.json``) and the trajectories (``trajs/``:
-SWE-agent ``.traj``, mini-swe-agent, OpenHands ``output.jsonl``).
+SWE-agent ``.traj``, mini-swe-agent, OpenHands ``output.jsonl``). See
+docs/formats.md.
 
-This package reads them into plain values (``System``, ``Instance``); it
-writes nothing and imports no app. ``ingest.swebench`` turns them into a
-release for the one import pipeline. See docs/formats.md.
-
-- ``layout``: which folders of a tree are submissions (by their content).
+- ``layout`` of a tree and each submission: ``systems`` (``read_systems``).
 - ``metadata``: ``metadata.yaml`` and the README's published figure.
 - ``results``: every per-instance results file, and the predictions.
 - ``trajs``: which trajectory file belongs to which instance.
-- ``systems``: ``read_systems``, the entry point.
+- ``attempts``: one instance of one system → its attempt folder's files.
+- ``source``: the ``ResultsSource`` and the ``Adapter`` (registered as
+  ``swebench-experiments``).
 """
 
 from formats.sources.swebench_experiments.errors import ExperimentsError

@@ -12,15 +12,17 @@ reads it again).
 from __future__ import annotations
 
 import hashlib
+from functools import partial
 from typing import Any
 
-from formats.normalise import UnknownFormat, normalise
-from formats.sources.swebench_experiments import Instance, System
-from formats.sources.swebench_experiments.trajs import output_lines
-from ingest.harbor.attempts import RULE, AttemptFiles, dump, outcome
-from ingest.harbor.scrubbing import TrialScrub
-from ingest.harbor.trial import read_ticket
+import orjson
 
+from formats.normalise import UnknownFormat, normalise
+from formats.sources.protocol import AttemptEntry, Check, LazyFolder, digests_of
+from formats.sources.swebench_experiments.systems import Instance, System
+from formats.sources.swebench_experiments.trajs import output_lines
+
+RULE = "reward-threshold"
 GRADER = {"name": "swe-bench-harness", "version": "1"}
 EXPORTER = "benchview swebench-experiments"
 NOT_APPLIED = "patch-not-applied"
@@ -91,15 +93,43 @@ def transcript_of(system: System, instance: Instance, cache: _Cache) -> bytes | 
     return cache.line(system, ref.name, ref.line) + b"\n"
 
 
+def dump(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_INDENT_2)
+
+
+def ticket_of(events: list[dict[str, Any]]) -> str:
+    """The task statement: the first user message of the trajectory."""
+    for event in events:
+        if event.get("type") == "user" and not event.get("observation"):
+            return event.get("text") or ""
+    return ""
+
+
 def instance_attempt(
-    system: System,
-    instance: Instance,
-    *,
-    bench: str,
-    task: str,
-    scrub: TrialScrub,
-    cache: _Cache,
-) -> AttemptFiles:
+    system: System, instance: Instance, *, bench: str, task: str, cache: _Cache
+) -> AttemptEntry:
+    """The attempt of ``instance``, its files built (and dropped once hashed by the
+    caller's LazyFolder); ``build_files`` builds them again."""
+    files, entry = _attempt(system, instance, bench=bench, task=task, cache=cache)
+    rebuild = partial(_files, system, instance, bench, task)
+    entry.folder = LazyFolder(rebuild, digests_of(files), f"{system.label}: {instance.id}")
+    return entry
+
+
+def _files(system: System, instance: Instance, bench: str, task: str) -> dict[str, bytes]:
+    return _attempt(system, instance, bench=bench, task=task, cache=cache_of(system))[0]
+
+
+def cache_of(system: System) -> _Cache:
+    """The system's own cache of its output.jsonl: rebuilt attempts read it in turn."""
+    if getattr(system, "_lines", None) is None:
+        system._lines = _Cache()
+    return system._lines
+
+
+def _attempt(
+    system: System, instance: Instance, *, bench: str, task: str, cache: _Cache
+) -> tuple[dict[str, bytes], AttemptEntry]:
     model = system.id
     flags: list[str] = []
     notes = list(instance.notes)
@@ -109,7 +139,6 @@ def instance_attempt(
     meta: dict[str, Any] = {}
     if transcript is not None:
         where = f"{system.label}: {instance.trajectory.label}"
-        transcript = scrub.data(system.label, instance.trajectory.label, transcript)
         try:
             got = normalise(transcript)
         except UnknownFormat:
@@ -124,10 +153,6 @@ def instance_attempt(
     else:
         flags.append(NO_TRAJECTORY)
     patch = instance.patch
-    if patch is not None:
-        patch = scrub.data(system.label, f"{instance.id} model_patch", patch.encode()).decode(
-            "utf-8", "replace"
-        )
     if not patch:
         flags.append(NO_PATCH)
     if instance.applied is False:
@@ -146,7 +171,8 @@ def instance_attempt(
             "applied": instance.applied,
             "result_file": instance.where,
         }
-    score, _ = outcome(verdict, "")
+    # The reward-threshold rule at threshold 1: the submission's resolved decides.
+    score = 1.0 if instance.resolved else 0.0
     checks = verdict["checks"] if verdict else []
     passed = sum(1 for c in checks if c["passed"])
     cost = _cost(meta)
@@ -186,7 +212,7 @@ def instance_attempt(
     }
     if patch:
         summary["hashes"]["patch"] = "sha256:" + hashlib.sha256(patch.encode()).hexdigest()
-    ticket = read_ticket(events, None)
+    ticket = ticket_of(events)
     files = {
         "summary.json": dump(summary),
         "trajectory.json": dump(
@@ -200,7 +226,23 @@ def instance_attempt(
         files["patch.diff"] = patch.encode("utf-8")
     if verdict is not None:
         files["verdict.json"] = dump(verdict)
-    return AttemptFiles(model, task, files, summary, verdict, score, ticket)
+    entry = AttemptEntry(
+        model=model,
+        task=task,
+        score=score,
+        flags=flags,
+        checks=[Check(c["name"], c["level"], c["passed"], c["mandatory"]) for c in checks],
+        cost_usd=cost["usd"],
+        duration_s=0,
+        finished_at=day,
+        folder=_UNBUILT,
+        ticket=ticket,
+    )
+    return files, entry
+
+
+# Replaced by instance_attempt with the folder that builds the files again.
+_UNBUILT = LazyFolder(dict, {}, "")
 
 
 def _number(value: Any) -> float | None:
