@@ -69,9 +69,14 @@ def experiments_release(
     bench: str,
     title: str | None = None,
     replace: bool = False,
+    scrub: bool = True,
     progress: ProgressCallback | None = None,
 ) -> ExperimentsRelease:
-    """The release of the submissions in ``trees`` (each an opened tree and its label)."""
+    """The release of the submissions in ``trees`` (each an opened tree and its label).
+
+    ``scrub``: the import rewrites home paths and internal host names in the
+    release's files and reports each (raw submissions have never been through
+    an exporter); without it, each one found refuses the import."""
     if not is_slug(bench) or bench in RESERVED_BENCH_SLUGS:
         raise HarborError([f"--bench {bench!r}: not a valid bench id"])
     try:
@@ -125,7 +130,7 @@ def experiments_release(
     )
     published = {s.id: s.published for s in source.systems if s.published}
     files["leaderboard.json"] = _with_published(files["leaderboard.json"], published)
-    release = HarborSource(name=source.name, files=files, folders=folders)
+    release = HarborSource(name=source.name, files=files, folders=folders, scrubs=scrub)
     return ExperimentsRelease(
         release, total, source.notes, kept, systems=[s.id for s in source.systems]
     )

@@ -38,7 +38,7 @@ def import_experiments(
         with ExitStack() as stack:
             trees = [(stack.enter_context(open_tree(p)), str(p).rstrip("/")) for p in paths]
             release = experiments_release(
-                trees, bench=bench, title=title, replace=replace, progress=progress
+                trees, bench=bench, title=title, replace=replace, scrub=scrub, progress=progress
             )
             for line in describe(release):
                 if say is not None:

@@ -154,3 +154,18 @@ def test_a_second_split_folder_adds_its_systems_and_keeps_the_others(tmp_path):
     }
     run(more, replace=True)
     assert list(Model.objects.values_list("slug", flat=True)) == ["20250901_new"]
+
+
+def test_home_paths_are_scrubbed_by_default_and_refused_without_it(tmp_path):
+    traj = swe_agent_traj("a__b-1")
+    traj["trajectory"][0]["observation"] = "/home/alice/work/a.py"
+    root = submission(
+        tmp_path, "20250101_s", details=[detail("a__b-1", True)], files={"trajs/a__b-1.traj": traj}
+    )
+    refused = run(root, scrub=False)
+    assert refused.outcome == ImportRecord.Outcome.REFUSED
+    assert "/home/alice" in " ".join(refused.problems)
+    assert not Bench.objects.exists()
+    assert run(root).outcome == ImportRecord.Outcome.APPLIED
+    attempt = Attempt.objects.select_related("evidence__transcript").get()
+    assert b"/home/alice" not in bytes(attempt.evidence.transcript.data)
