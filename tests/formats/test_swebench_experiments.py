@@ -11,6 +11,7 @@ import pytest
 from formats.sources import ImportOptions, SourceError
 from formats.sources.registry import ADAPTERS, detect
 from formats.sources.swebench_experiments import ExperimentsError, read_systems
+from formats.sources.swebench_experiments.held import Held
 from formats.sources.swebench_experiments.source import ADAPTER, FolderTree
 from tests.formats.swebench_submissions import (
     detail,
@@ -41,11 +42,13 @@ def test_a_split_of_submissions_is_detected_by_content_and_each_folder_is_a_syst
     assert a.metadata.open_model is False and a.metadata.open_system is True
     first = a.instances["x__y-1"]
     assert first.resolved is True and first.applied is True
-    assert first.tests == {
+    # The patch and the tests are read again when the attempt is built.
+    patch, tests = Held().parts(a, first)
+    assert tests == {
         "FAIL_TO_PASS": {"success": ["tests/test_a.py::test_new"], "failure": []},
         "PASS_TO_PASS": {"success": ["tests/test_a.py::test_keeps"], "failure": []},
     }
-    assert first.patch.startswith("diff --git")
+    assert patch.startswith("diff --git")
     assert notes == []
 
 
@@ -91,8 +94,9 @@ def test_results_json_decides_and_reports_give_the_tests(tmp_path):
     one = system.instances["django__django-1"]
     assert one.resolved is True  # results.json decides, the report disagreeing is noted
     assert any("says resolved False" in n for n in one.notes)
-    assert one.tests["PASS_TO_PASS"] == {"success": ["t2"], "failure": ["t3"]}
-    assert one.patch == "diff --git a/f b/f\n"
+    patch, tests = Held().parts(system, one)
+    assert tests["PASS_TO_PASS"] == {"success": ["t2"], "failure": ["t3"]}
+    assert patch == "diff --git a/f b/f\n"
     assert one.trajectory.name.endswith("trajs/django__django-1.traj")
     assert system.instances["django__django-3"].applied is False
     assert system.published == {"resolved": 1, "source": "results/results.json"}
@@ -199,3 +203,21 @@ def test_the_adapter_opens_a_source_of_models_tasks_and_attempts(tmp_path):
     assert "patch.diff" not in two.folder.build()
     with pytest.raises(SourceError, match="--bench is required"):
         ADAPTER.open([path], options=ImportOptions())
+
+
+def test_preds_json_gives_the_patch_of_an_instance_results_json_lists(tmp_path):
+    path = submission(
+        tmp_path,
+        "20250101_mini",
+        files={
+            "results/results.json": {"resolved": ["a__b-1"], "no_apply": []},
+            "preds.json": {
+                "a__b-1": {"model_name_or_path": "m", "model_patch": "diff --git a/x b/x\n"},
+                "a__b-2": {"model_name_or_path": "m", "model_patch": None},
+            },
+        },
+    )
+    (system,), notes = systems_of(path)
+    assert Held().parts(system, system.instances["a__b-1"]) == ("diff --git a/x b/x\n", {})
+    assert system.instances["a__b-2"].resolved is None  # a prediction without a result
+    assert notes == [f"{path}: a__b-2 has a prediction and no result: scored as failed"]

@@ -19,8 +19,8 @@ import orjson
 
 from formats.normalise import UnknownFormat, normalise
 from formats.sources.protocol import AttemptEntry, Check, LazyFolder, digests_of
+from formats.sources.swebench_experiments.held import Held
 from formats.sources.swebench_experiments.systems import Instance, System
-from formats.sources.swebench_experiments.trajs import output_lines
 
 RULE = "reward-threshold"
 GRADER = {"name": "swe-bench-harness", "version": "1"}
@@ -40,11 +40,11 @@ def check_name(test: str) -> str:
     return f"{test[: NAME_MAX - 12]}…{digest}"
 
 
-def _checks(instance: Instance) -> list[dict[str, Any]]:
+def _checks(instance: Instance, groups: dict[str, Any]) -> list[dict[str, Any]]:
     checks: list[dict[str, Any]] = []
     seen: set[str] = set()
     for group in ("FAIL_TO_PASS", "PASS_TO_PASS"):
-        tests = instance.tests.get(group)
+        tests = groups.get(group)
         if not tests:
             continue
         for passed, names in ((True, tests["success"]), (False, tests["failure"])):
@@ -69,28 +69,13 @@ def _checks(instance: Instance) -> list[dict[str, Any]]:
     return checks
 
 
-class _Cache:
-    """The last output.jsonl read: its instances are read one after another."""
-
-    def __init__(self) -> None:
-        self.name: str | None = None
-        self.lines: list[bytes] = []
-
-    def line(self, system: System, name: str, number: int) -> bytes:
-        if self.name != name:
-            self.name, self.lines = None, []
-            self.lines = output_lines(system.read(name))
-            self.name = name
-        return self.lines[number - 1]
-
-
-def transcript_of(system: System, instance: Instance, cache: _Cache) -> bytes | None:
+def transcript_of(system: System, instance: Instance, held: Held) -> bytes | None:
     ref = instance.trajectory
     if ref is None:
         return None
     if ref.line is None:
         return system.read(ref.name)
-    return cache.line(system, ref.name, ref.line) + b"\n"
+    return held.line(system, ref.name, ref.line) + b"\n"
 
 
 def dump(value: Any) -> bytes:
@@ -106,34 +91,30 @@ def ticket_of(events: list[dict[str, Any]]) -> str:
 
 
 def instance_attempt(
-    system: System, instance: Instance, *, bench: str, task: str, cache: _Cache
+    system: System, instance: Instance, *, bench: str, task: str, held: Held
 ) -> AttemptEntry:
-    """The attempt of ``instance``, its files built (and dropped once hashed by the
-    caller's LazyFolder); ``build_files`` builds them again."""
-    files, entry = _attempt(system, instance, bench=bench, task=task, cache=cache)
-    rebuild = partial(_files, system, instance, bench, task)
+    """The attempt of ``instance``: its files are built, hashed and dropped, and
+    its folder builds them again when the import reads it (``held`` keeps the
+    files of the system being read, shared by every attempt of the source)."""
+    files, entry = _attempt(system, instance, bench=bench, task=task, held=held)
+    rebuild = partial(_files, system, instance, bench, task, held)
     entry.folder = LazyFolder(rebuild, digests_of(files), f"{system.label}: {instance.id}")
     return entry
 
 
-def _files(system: System, instance: Instance, bench: str, task: str) -> dict[str, bytes]:
-    return _attempt(system, instance, bench=bench, task=task, cache=cache_of(system))[0]
-
-
-def cache_of(system: System) -> _Cache:
-    """The system's own cache of its output.jsonl: rebuilt attempts read it in turn."""
-    if getattr(system, "_lines", None) is None:
-        system._lines = _Cache()
-    return system._lines
+def _files(
+    system: System, instance: Instance, bench: str, task: str, held: Held
+) -> dict[str, bytes]:
+    return _attempt(system, instance, bench=bench, task=task, held=held)[0]
 
 
 def _attempt(
-    system: System, instance: Instance, *, bench: str, task: str, cache: _Cache
+    system: System, instance: Instance, *, bench: str, task: str, held: Held
 ) -> tuple[dict[str, bytes], AttemptEntry]:
     model = system.id
     flags: list[str] = []
     notes = list(instance.notes)
-    transcript = transcript_of(system, instance, cache)
+    transcript = transcript_of(system, instance, held)
     events: list[dict[str, Any]] = []
     events_from = "none"
     meta: dict[str, Any] = {}
@@ -152,7 +133,7 @@ def _attempt(
                 notes.append(f"{where}: " + "; ".join(meta["problems"][:5]))
     else:
         flags.append(NO_TRAJECTORY)
-    patch = instance.patch
+    patch, groups = held.parts(system, instance)
     if not patch:
         flags.append(NO_PATCH)
     if instance.applied is False:
@@ -164,7 +145,7 @@ def _attempt(
             "model": model,
             "task": task,
             "grader": dict(GRADER),
-            "checks": _checks(instance),
+            "checks": _checks(instance, groups),
             "reward": 1.0 if instance.resolved else 0.0,
             "threshold": 1.0,
             "resolved": instance.resolved,

@@ -39,6 +39,8 @@ class Outcome:
 
     instance_id: str
     where: str  # the file (and line) it was read from, for messages
+    line: int | None = None  # its line, in a .jsonl file
+    file: str | None = None  # the file in the tree, where it is read again
     resolved: bool | None = None
     applied: bool | None = None
     patch: str | None = None
@@ -86,7 +88,7 @@ def _tests(obj: Any, at: str, problems: list[str]) -> dict[str, list[str]] | Non
     return found
 
 
-def _groups(obj: dict, at: str, problems: list[str]) -> dict[str, dict[str, list[str]]]:
+def groups(obj: dict, at: str, problems: list[str]) -> dict[str, dict[str, list[str]]]:
     groups: dict[str, dict[str, list[str]]] = {}
     for key, group in TEST_GROUPS.items():
         if key in obj:
@@ -126,10 +128,11 @@ def evaluation_details(data: bytes, where: str, problems: list[str]) -> dict[str
         found[ident] = Outcome(
             ident,
             at,
+            line=number,
             resolved=resolved,
             applied=_bool(obj, "applied", at, problems),
             patch=patch,
-            tests=_groups(obj, at, problems),
+            tests=groups(obj, at, problems),
             notes=[notes] if isinstance(notes, str) and notes else [],
         )
         lines[ident] = number
@@ -190,7 +193,7 @@ def report_json(data: bytes, where: str, problems: list[str]) -> Outcome | None:
         return None
     at = f"{where}: {ident}"
     status = report.get("tests_status")
-    groups = _groups(status, f"{at}.tests_status", problems) if isinstance(status, dict) else {}
+    tests = groups(status, f"{at}.tests_status", problems) if isinstance(status, dict) else {}
     if "resolved" not in report:
         problems.append(f"{at}: resolved: missing")
     return Outcome(
@@ -198,15 +201,17 @@ def report_json(data: bytes, where: str, problems: list[str]) -> Outcome | None:
         where,
         resolved=_bool(report, "resolved", at, problems),
         applied=_bool(report, "patch_successfully_applied", at, problems),
-        tests=groups,
+        tests=tests,
     )
 
 
-def predictions(data: bytes, where: str, problems: list[str]) -> dict[str, str | None]:
-    """Instance id → its patch, from ``all_preds.jsonl`` or ``preds.json``."""
+def predictions(data: bytes, where: str, problems: list[str]) -> dict[str, int | str]:
+    """Instance id → where its patch is in ``all_preds.jsonl`` (the line) or
+    ``preds.json`` (the key), each checked to be a string or null."""
     patches: dict[str, str | None] = {}
+    keys: dict[str, int | str] = {}
     if where.endswith(".jsonl"):
-        entries = [(f"{where}: line {n}", obj) for n, obj in _json_lines(data, where, problems)]
+        entries = [(n, obj) for n, obj in _json_lines(data, where, problems)]
     else:
         try:
             doc = orjson.loads(data)
@@ -215,18 +220,17 @@ def predictions(data: bytes, where: str, problems: list[str]) -> dict[str, str |
             return {}
         if isinstance(doc, dict):
             entries = [
-                (
-                    f"{where}: {key}",
-                    {"instance_id": key, **value} if isinstance(value, dict) else value,
-                )
+                (key, {"instance_id": key, **value} if isinstance(value, dict) else value)
                 for key, value in doc.items()
             ]
         elif isinstance(doc, list):
-            entries = [(f"{where}: [{i}]", value) for i, value in enumerate(doc)]
+            problems.append(f"{where}: expected an object keyed by instance id")
+            return {}
         else:
             problems.append(f"{where}: expected an object or a list of predictions")
             return {}
-    for at, obj in entries:
+    for key, obj in entries:
+        at = f"{where}: line {key}" if isinstance(key, int) else f"{where}: {key}"
         if not isinstance(obj, dict):
             problems.append(f"{at}: expected an object")
             continue
@@ -241,4 +245,5 @@ def predictions(data: bytes, where: str, problems: list[str]) -> dict[str, str |
             problems.append(f"{at}: instance_id {ident!r} is predicted twice, differently")
             continue
         patches[ident] = patch
-    return patches
+        keys.setdefault(ident, key)
+    return keys

@@ -25,8 +25,9 @@ from formats.sources.protocol import (
     SourceError,
     TaskEntry,
 )
-from formats.sources.swebench_experiments.attempts import RULE, cache_of, instance_attempt
+from formats.sources.swebench_experiments.attempts import RULE, instance_attempt
 from formats.sources.swebench_experiments.errors import ExperimentsError
+from formats.sources.swebench_experiments.held import Held
 from formats.sources.swebench_experiments.systems import System, looks_like, read_systems, slug
 from formats.v1.slugs import is_slug
 
@@ -111,15 +112,17 @@ class ExperimentsSource:
     problems: list[str] = field(default_factory=list)
 
     def attempts(self) -> Iterator[AttemptEntry]:
+        # One holder for the whole source: the import reads the folders back
+        # system by system, in the order they are given here.
+        held = Held()
         for system in self.systems:
-            cache = cache_of(system)
             for instance in sorted(system.instances):
                 yield instance_attempt(
                     system,
                     system.instances[instance],
                     bench=self.bench.id,
                     task=task_id(instance),
-                    cache=cache,
+                    held=held,
                 )
 
     @property

@@ -33,14 +33,19 @@ _RESULT_FILES = (R.EVALUATION_DETAILS, R.RESULTS, R.ALL_PREDS, R.PREDS)
 
 @dataclass
 class Instance:
+    """What a submission says of one instance: the small parts, and where the
+    large ones are (``held.Held`` reads the patch and tests again when the
+    attempt is built, so a submission's reading does not grow with them)."""
+
     id: str
     where: str  # the file (and line) its result came from
     resolved: bool | None
     applied: bool | None
-    patch: str | None
-    tests: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     trajectory: TrajRef | None = None
+    detail: tuple[str, int] | None = None  # (evaluation_details.jsonl, line)
+    report: str | None = None  # its logs/<id>/report.json
+    prediction: tuple[str, int | str] | None = None  # (predictions file, line or key)
 
 
 @dataclass
@@ -157,20 +162,24 @@ def _read_system(
     )
     for ident in sorted(set(outcomes) | set(patches)):
         outcome = outcomes.get(ident)
-        patch = outcome.patch if outcome and outcome.patch is not None else patches.get(ident)
         if outcome is None:
             system.notes.append(
                 f"{where}: {ident} has a prediction and no result: scored as failed"
             )
-        system.instances[ident] = Instance(
+        instance = Instance(
             ident,
             outcome.where if outcome else f"{where}: predictions",
             outcome.resolved if outcome else None,
             outcome.applied if outcome else None,
-            patch,
-            outcome.tests if outcome else {},
             list(outcome.notes) if outcome else [],
+            prediction=patches.get(ident),
         )
+        if outcome is not None and outcome.file is not None:
+            if outcome.line is not None:
+                instance.detail = (outcome.file, outcome.line)
+            else:
+                instance.report = outcome.file
+        system.instances[ident] = instance
     if prefix + README in set(names):
         figure = readme_figure(tree.read(prefix + README))
         if figure is not None and system.published is None:
@@ -192,12 +201,16 @@ def _outcomes(
     if prefix + R.EVALUATION_DETAILS in present:
         name = R.EVALUATION_DETAILS
         found = R.evaluation_details(tree.read(prefix + name), f"{where}/{name}", problems)
+        for outcome in found.values():
+            outcome.file = prefix + name
+            outcome.patch, outcome.tests = None, {}  # read again when built
         return found, name, None
     reports: dict[str, R.Outcome] = {}
     for name in names:
         if name.startswith(prefix + "logs/") and name.endswith("/" + R.REPORT):
             got = R.report_json(tree.read(name), f"{label_of(where, prefix, name)}", problems)
             if got is not None:
+                got.file, got.tests = name, {}  # read again when built
                 reports[got.instance_id] = got
     if prefix + R.RESULTS not in present:
         return reports, "logs/*/report.json", None
@@ -212,7 +225,7 @@ def _outcomes(
             outcome.notes.append(
                 f"{report.where} says resolved {report.resolved}; {R.RESULTS} decides"
             )
-        outcome.tests = report.tests
+        outcome.file = report.file
         outcome.applied = report.applied if report.applied is not None else outcome.applied
     for ident, report in reports.items():
         report.notes.append(f"not in {R.RESULTS}: {report.where} decides")
@@ -225,11 +238,12 @@ def label_of(where: str, prefix: str, name: str) -> str:
 
 
 def _patches(tree, names: list[str], prefix: str, where: str, problems: list[str]) -> dict:
+    """Instance id → (predictions file, its line or key)."""
     present = set(names)
-    patches: dict[str, str | None] = {}
+    patches: dict[str, tuple[str, int | str]] = {}
     for name in (R.ALL_PREDS, R.PREDS):
         if prefix + name in present:
             got = R.predictions(tree.read(prefix + name), f"{where}/{name}", problems)
-            for ident, patch in got.items():
-                patches.setdefault(ident, patch)
+            for ident, key in got.items():
+                patches.setdefault(ident, (prefix + name, key))
     return patches
