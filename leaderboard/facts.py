@@ -29,6 +29,9 @@ FIELDS: dict[str, type] = {
     "open_weights": bool,
     "open_system": bool,
     "verified": bool,
+    # The submission's page (SWE-bench experiments' info.site): shown as a link
+    # when it is an http(s) address.
+    "site": str,
 }
 SPELLINGS = {"organization": "organisation"}
 # The board's filters: query parameter -> the fact it asks for.
@@ -42,6 +45,7 @@ class ModelFacts:
     open_weights: bool | None = None
     open_system: bool | None = None
     verified: bool | None = None
+    site: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -59,6 +63,8 @@ def declared(extras: Mapping[str, Any] | None) -> dict[str, Any]:
                 found[name] = value
     if "results_date" in found:
         found["results_date"] = found["results_date"][:10]
+    if "site" in found and not found["site"].startswith(("https://", "http://")):
+        del found["site"]  # a javascript: or relative address is never a link
     return found
 
 

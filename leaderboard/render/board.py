@@ -73,6 +73,10 @@ def facts_html(facts: ModelFacts | None) -> str:
         if getattr(facts, name):
             badge = f'<span class="badge badge-fact fact-{name}" title="{title}">{label}</span>'
             parts.append(badge)
+    if facts.site:
+        parts.append(
+            f'<a class="site" href="{escape(facts.site)}" rel="nofollow noopener">site</a>'
+        )
     return f'<span class="model-facts">{" ".join(parts)}</span>' if parts else ""
 
 

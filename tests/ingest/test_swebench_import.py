@@ -72,6 +72,7 @@ def test_each_system_folder_is_a_model_scored_by_its_resolved_instances(tmp_path
         "open_system": True,
         "verified": False,
         "results_date": "2025-07-22",
+        "site": "https://github.com/OpenAutoCoder/Agentless",
     }
     assert declared(gpt5.extras)["organisation"] == "ZJU, Agentless"
     assert declared(gpt5.extras)["verified"] is True
@@ -97,6 +98,20 @@ def test_tests_are_checks_and_the_patch_and_trajectory_are_kept(tmp_path):
     )
     assert TranscriptCheck.objects.get(attempt=other).format == "openhands-history"
     assert other.evidence.tool_calls_by_tool == {"execute_bash": 1}
+
+
+def test_the_board_shows_each_system_facts_and_links_only_a_web_site(tmp_path, client):
+    root = split(tmp_path / "verified")
+    hostile = metadata()
+    hostile["info"]["site"] = "javascript:alert(1)"
+    submission(root, "20250901_hostile", meta=hostile, details=[detail("astropy__astropy-1", True)])
+    run(root)
+    page = client.get(reverse("bench", args=["nocode"])).content.decode()
+    assert page.count('href="https://github.com/OpenAutoCoder/Agentless"') == 2
+    assert "javascript:alert" not in page
+    assert "open system" in page and "✓ verified" in page
+    csv = client.get(reverse("bench", args=["nocode"]) + "?format=csv").content.decode()
+    assert "organisation,open_weights,open_system,verified,site" in csv.splitlines()[0]
 
 
 def test_hostile_text_in_a_patch_is_shown_escaped(tmp_path, client):
