@@ -112,6 +112,10 @@ def test_the_board_shows_each_system_facts_and_links_only_a_web_site(tmp_path, c
     assert "open system" in page and "✓ verified" in page
     csv = client.get(reverse("bench", args=["nocode"]) + "?format=csv").content.decode()
     assert "organisation,open_weights,open_system,verified,site" in csv.splitlines()[0]
+    api = client.get("/api/models/", {"bench": "nocode"}).json()["results"]
+    sites = {m["id"]: m["site"] for m in api}
+    assert sites["20250722_agentless_claude"] == "https://github.com/OpenAutoCoder/Agentless"
+    assert sites["20250901_hostile"] is None
 
 
 def test_hostile_text_in_a_patch_is_shown_escaped(tmp_path, client):

@@ -80,6 +80,7 @@ class ModelSerializer(serializers.ModelSerializer):
     open_weights = serializers.SerializerMethodField()
     open_system = serializers.SerializerMethodField()
     verified = serializers.SerializerMethodField()
+    site = serializers.SerializerMethodField(help_text="the submission's page (http(s) only)")
 
     def _facts(self, model) -> ModelFacts:
         # The queryset annotates each model's latest attempt finish (ModelViewSet).
@@ -99,6 +100,9 @@ class ModelSerializer(serializers.ModelSerializer):
 
     def get_verified(self, model) -> bool | None:
         return self._facts(model).verified
+
+    def get_site(self, model) -> str | None:
+        return self._facts(model).site
 
     class Meta:
         model = Model
@@ -129,6 +133,7 @@ class ModelSerializer(serializers.ModelSerializer):
             "open_weights",
             "open_system",
             "verified",
+            "site",
             "rank_low",
             "rank_high",
             "trials",
