@@ -7,6 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 UV := python3 -m uv
 SAMPLE_DIR := var/sample-release
+SWEBENCH_DIR := var/sample-swebench
 HARBOR_DIR := var/sample-harbor
 HOST ?= 127.0.0.1
 # Test processes (pytest-xdist; each has its own test database and live server).
@@ -31,9 +32,10 @@ chromium:
 	@test -x /usr/bin/chromium || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 sample: venv
-	rm -rf $(SAMPLE_DIR) $(HARBOR_DIR)
+	rm -rf $(SAMPLE_DIR) $(HARBOR_DIR) $(SWEBENCH_DIR)
 	$(PY) manage.py make_sample_release $(SAMPLE_DIR)
 	$(PY) manage.py make_sample_harbor $(HARBOR_DIR)
+	$(PY) manage.py make_sample_swebench $(SWEBENCH_DIR)
 
 # An import worker (`manage.py db_worker`) runs beside the web server and stops with it:
 # admin imports are jobs it takes from the database queue.

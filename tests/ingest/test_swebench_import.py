@@ -188,3 +188,23 @@ def test_home_paths_are_scrubbed_by_default_and_refused_without_it(tmp_path):
     assert run(root).outcome == ImportRecord.Outcome.APPLIED
     attempt = Attempt.objects.select_related("evidence__transcript").get()
     assert b"/home/alice" not in bytes(attempt.evidence.transcript.data)
+
+
+def test_the_sample_split_imports_with_every_trajectory_format_read_back_alike(tmp_path):
+    from samplegen.swebench import write_sample_swebench
+
+    write_sample_swebench(tmp_path, count=4)
+    record = run(tmp_path / "evaluation" / "verified", bench="swe-bench-sample")
+    assert record.outcome == ImportRecord.Outcome.APPLIED, record.problems
+    found = {(c.format, c.status) for c in TranscriptCheck.objects.all()}
+    assert found == {
+        ("swe-agent-traj", TranscriptCheck.AGREES),
+        ("mini-swe-agent", TranscriptCheck.AGREES),
+        ("openhands-history", TranscriptCheck.AGREES),
+    }
+    scores = dict(Model.objects.values_list("slug", "passed"))
+    assert scores == {
+        "20250601_sweagent_gpt6": 2,
+        "20250715_mini_devstral3": 2,
+        "20250802_openhands_sonnet45": 1,
+    }
