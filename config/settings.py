@@ -244,22 +244,22 @@ BENCHVIEW_LIMITS = {
     "upload_max_bytes": envint("BENCHVIEW_UPLOAD_MAX_BYTES", 512 * 1024**2),  # admin upload
     # Blobs (patches, transcripts, tickets) above this size go to file storage.
     "blob_db_max_bytes": envint("BENCHVIEW_BLOB_DB_MAX_BYTES", 4 * 1024**2),
-    # Release documents (formats.v1.jsondoc, ingest.schema_base): nesting depth of a
-    # JSON file (orjson, which writes events and requests, stops at 255); the
+    # Release documents (formats.v1.jsondoc, ingest.reading.schema_base): nesting depth of a
+    # JSON file (at most 254: orjson, which writes events and requests, stops at 255); the
     # magnitude of every number the format types (scores, costs, durations):
     # ten thousand attempts at the bound still sum to a finite figure.
-    "json_max_depth": envint("BENCHVIEW_JSON_MAX_DEPTH", 100),
+    "json_max_depth": envint("BENCHVIEW_JSON_MAX_DEPTH", 254),
     "number_max_abs": envint("BENCHVIEW_NUMBER_MAX_ABS", 10**12),
     # Bulk inserts.
     "bulk_batch_size": envint("BENCHVIEW_BULK_BATCH_SIZE", 2000),
-    # Rows per INSERT of SQLite's background event writes (ingest.bulk), rounded
+    # Rows per INSERT of SQLite's background event writes (ingest.writing.bulk), rounded
     # down to a power of two: SQLite keeps every distinct one it prepared.
     "bulk_values_rows": envint("BENCHVIEW_BULK_VALUES_ROWS", 256),
     # An import writes attempts' rows together once they hold about this many
-    # bytes (ingest.attempt_batch): fewer statements, memory still flat.
+    # bytes (ingest.writing.attempt_batch): fewer statements, memory still flat.
     # Up to two and a half batches' worth is in memory at once: one written on a
     # second thread while the next is read, growing to one and a half times this
-    # size while that write runs (ingest.background_write, ingest.attempt_batch).
+    # size while that write runs (ingest.writing.background_write, ingest.writing.attempt_batch).
     "import_batch_bytes": envint("BENCHVIEW_IMPORT_BATCH_BYTES", 4 * 1024**2),
     # Pages. The home page lists each bench's top models; an attempt's events are
     # read from the database this many rows per round trip.
@@ -379,7 +379,7 @@ BENCHVIEW_LIMITS = {
 
 # Where the admin may pick a release on the server; nothing outside it.
 BENCHVIEW_IMPORT_DIR = Path(os.environ.get("BENCHVIEW_IMPORT_DIR") or DATA_DIR / "imports")
-# SQLite only: the import lock's file (ingest.locks); PostgreSQL uses an advisory lock.
+# SQLite only: the import lock's file (ingest.running.locks); PostgreSQL uses an advisory lock.
 BENCHVIEW_LOCK_DIR = Path(os.environ.get("BENCHVIEW_LOCK_DIR") or DATA_DIR / "var" / "locks")
 # Admin uploads stream here (private, never served) between preview and apply.
 BENCHVIEW_UPLOAD_DIR = Path(os.environ.get("BENCHVIEW_UPLOAD_DIR") or DATA_DIR / "var" / "uploads")

@@ -1,7 +1,8 @@
 """Decode one JSON document of a release, refusing what no page could store or show.
 
-Refused, with the JSON path where it is: nesting deeper than ``MAX_DEPTH``
-levels (orjson, which writes events and requests, stops there), a key given
+Refused, with the JSON path where it is: nesting deeper than the
+``json_max_depth`` limit (at most ``MAX_DEPTH``: orjson, which writes events
+and requests, stops there), a key given
 twice in one object (which of the two would count?), a lone UTF-16 surrogate
 (not Unicode: no database can store it), a number that is not finite
 (``1e400``) and an integer beyond 64 bits.
@@ -15,10 +16,18 @@ import re
 from typing import Any
 
 import orjson
+from django.conf import settings
 
 INT_MIN, INT_MAX = -(2**63), 2**64 - 1  # what orjson writes
-# Arrays and objects inside one another: orjson.dumps refuses a 255th level.
+# Arrays and objects inside one another: orjson.dumps refuses a 255th level,
+# so no limit can be higher.
 MAX_DEPTH = 254
+
+
+def max_depth() -> int:
+    """The nesting allowed: the ``json_max_depth`` limit, looked up per call so
+    settings overrides apply, never above ``MAX_DEPTH``."""
+    return min(int(settings.BENCHVIEW_LIMITS["json_max_depth"]), MAX_DEPTH)
 
 
 class JSONProblem(ValueError):
@@ -53,6 +62,12 @@ def parse_json(data: bytes) -> Any:
         canonical = orjson.dumps(value)
     except orjson.JSONEncodeError:
         raise JSONProblem(_too_deep(), _path_at_depth(value, MAX_DEPTH + 1)) from None
+    limit = max_depth()
+    if limit < MAX_DEPTH:
+        # orjson checked MAX_DEPTH for nothing; a lower limit is walked for.
+        where = _container_at_depth(value, limit + 1)
+        if where is not None:
+            raise JSONProblem(_too_deep(limit), where)
     if _may_repeat_keys(data, canonical):
         _check_repeated_keys(data)
     return value
@@ -77,8 +92,8 @@ def _loads_slowly(data: bytes, **hooks) -> Any:
         raise JSONProblem(_too_deep()) from None
 
 
-def _too_deep() -> str:
-    return f"nested deeper than {MAX_DEPTH} levels"
+def _too_deep(limit: int = MAX_DEPTH) -> str:
+    return f"nested deeper than {limit} levels"
 
 
 def _child(path: str, key: Any) -> str:
@@ -123,6 +138,13 @@ def _check_values(value: Any) -> None:
 
 def _path_at_depth(value: Any, depth: int) -> str:
     """The path of a container at ``depth`` (only looked for once one is known)."""
+    return _container_at_depth(value, depth) or "(document)"
+
+
+def _container_at_depth(value: Any, depth: int) -> str | None:
+    """The path of a container (array or object) at ``depth``, if there is one."""
+    if not isinstance(value, (dict, list)):
+        return None
     stack = [("", value, 1)]
     while stack:
         path, item, level = stack.pop()
@@ -132,7 +154,7 @@ def _path_at_depth(value: Any, depth: int) -> str:
         stack.extend(
             (_child(path, k), c, level + 1) for k, c in pairs if isinstance(c, (dict, list))
         )
-    return "(document)"
+    return None
 
 
 _SPACED_KEY_END = re.compile(rb'"[ \t\r\n]+:')

@@ -6,8 +6,8 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ingest.imports import Outcome, RecordedImport
-from ingest.report import plan_lines
+from ingest.reading.report import plan_lines
+from ingest.running.imports import Outcome, RecordedImport
 from leaderboard import formatting
 
 

@@ -90,7 +90,7 @@ def test_the_ground_floor_guard_sees_an_app_or_the_orm(tmp_path):
 
 def test_the_guard_sees_a_wrong_way_import(tmp_path):
     bad = tmp_path / "bad.py"
-    bad.write_text("from ingest.plan import build_plan\nimport trajectories.models\n")
+    bad.write_text("from ingest.reading.plan import build_plan\nimport trajectories.models\n")
     assert _imported_apps(bad) == {"ingest", "trajectories"}
 
 

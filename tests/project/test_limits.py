@@ -50,3 +50,36 @@ def test_the_attempt_search_cuts_its_snippet_with_the_search_limits(settings):
     hit, start, snippet = _scan(iter([text[:50], text[50:]]), "needle")
     assert (hit, start) == (101, 96)
     assert snippet == "aaaaaneedlebbbbbbbbb"
+
+
+def test_json_documents_are_refused_past_the_json_max_depth_limit(settings):
+    from formats.v1.jsondoc import MAX_DEPTH, JSONProblem, parse_json
+
+    nested = ("[" * 6 + "]" * 6).encode()
+    assert parse_json(nested) == [[[[[[]]]]]]
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "json_max_depth": 5}
+    try:
+        parse_json(nested)
+    except JSONProblem as exc:
+        assert "deeper than 5 levels" in str(exc)
+        assert exc.path == "[0][0][0][0][0]"
+    else:
+        raise AssertionError("a document six levels deep passed a limit of five")
+    # No limit goes past what orjson can write back.
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "json_max_depth": 10_000}
+    too_deep = ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)).encode()
+    try:
+        parse_json(too_deep)
+    except JSONProblem as exc:
+        assert f"deeper than {MAX_DEPTH} levels" in str(exc)
+    else:
+        raise AssertionError("orjson's ceiling was passed")
+
+
+def test_the_job_history_lists_job_history_max_jobs_a_page(settings):
+    from django.contrib import admin
+
+    from ingest.models import ImportJob
+
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "job_history_max": 3}
+    assert admin.site._registry[ImportJob].list_per_page == 3

@@ -236,7 +236,7 @@ def tally(
     # The first ones in a stated order, not whichever the database meets
     # first: past the cap the counts then read the same on every database
     # (and from one plan to the next). With the planner's statistics fresh
-    # (ingest.services) it walks the (attempt, index) index for a common word
+    # (ingest.writing.services) it walks the (attempt, index) index for a common word
     # and sorts the few matches of a rare one.
     sample = list(
         events.order_by("attempt_id", "index").values_list("attempt_id", "tool")[: cap + 1]
