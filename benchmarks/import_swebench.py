@@ -84,18 +84,13 @@ def write_submissions(root: Path, systems: int, instances: int, steps: int, test
 
 def child(mode: str, path: str, database_url: str) -> None:
     _setup(database_url)
-    from ingest.reader import open_release, open_tree
-    from ingest.services import release_import
-    from ingest.swebench.build import experiments_release
+    from benchmarks.recorded import import_recorded
 
     started = time.perf_counter()
     if mode == "swebench":
-        with open_tree(path) as tree:
-            built = experiments_release([(tree, path)], bench="bench")
-            result = release_import(source=built.source)
+        result = import_recorded(path, adapter="swebench-experiments", bench="bench")
     else:
-        with open_release(path) as source:
-            result = release_import(source=source)
+        result = import_recorded(path)
     seconds = time.perf_counter() - started
     print(
         json.dumps(
@@ -106,15 +101,14 @@ def child(mode: str, path: str, database_url: str) -> None:
 
 def prepare(work: Path, systems: int, instances: int, steps: int, tests: int) -> tuple[int, int]:
     _setup(f"sqlite:///{work / 'prepare.sqlite3'}")
-    from ingest.reader import open_tree
-    from ingest.swebench.build import experiments_release
+    from formats.sources import ImportOptions
+    from ingest.running.opening import open_for_import
 
     subs = work / "submissions"
     count = write_submissions(subs, systems, instances, steps, tests)
     size = sum(p.stat().st_size for p in subs.rglob("*") if p.is_file())
     release = work / "release"
-    with open_tree(subs) as tree:
-        source = experiments_release([(tree, str(subs))], bench="bench").source
+    with open_for_import([subs], options=ImportOptions(bench="bench")) as source:
         for name in source.names():
             target = release / name
             target.parent.mkdir(parents=True, exist_ok=True)

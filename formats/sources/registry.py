@@ -16,22 +16,14 @@ from pathlib import Path
 from formats.reader import open_tree
 from formats.sources.protocol import OPTION_NAMES, Adapter, ImportOptions, SourceError
 from formats.sources.release import RELEASE
+from formats.sources.swebench_experiments.source import ADAPTER as SWEBENCH_EXPERIMENTS
 
 # name -> adapter; the order is the order of detection. Harbor jobs (whose
 # reading needs the site's column sizes) are registered by the ingest app.
 ADAPTERS: dict[str, Adapter] = {
     "release": RELEASE,
+    "swebench-experiments": SWEBENCH_EXPERIMENTS,
 }
-
-
-def _register() -> None:
-    # Imported here: an adapter's module imports the protocol this package holds.
-    from formats.sources.swebench_experiments.source import ADAPTER as swebench_experiments
-
-    ADAPTERS[swebench_experiments.name] = swebench_experiments
-
-
-_register()
 
 
 def detect(paths: Sequence[Path], adapters: Mapping[str, Adapter] | None = None) -> Adapter:

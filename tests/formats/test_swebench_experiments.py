@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from formats.reader import open_tree
 from formats.sources import ImportOptions, SourceError
 from formats.sources.registry import ADAPTERS, detect
 from formats.sources.swebench_experiments import ExperimentsError, read_systems
 from formats.sources.swebench_experiments.held import Held
-from formats.sources.swebench_experiments.source import ADAPTER, FolderTree
+from formats.sources.swebench_experiments.source import ADAPTER
 from tests.formats.swebench_submissions import (
     detail,
     metadata,
@@ -23,7 +24,7 @@ from tests.formats.swebench_submissions import (
 
 
 def systems_of(*paths: Path):
-    return read_systems([(FolderTree(p), str(p)) for p in paths])
+    return read_systems([(open_tree(p), str(p)) for p in paths])
 
 
 def test_a_split_of_submissions_is_detected_by_content_and_each_folder_is_a_system(tmp_path):
@@ -201,7 +202,7 @@ def test_the_adapter_opens_a_source_of_models_tasks_and_attempts(tmp_path):
     assert json.loads(files["trajectory.json"])["events"][2]["type"] == "message"
     assert files["patch.diff"].startswith(b"diff --git")
     assert "patch.diff" not in two.folder.build()
-    with pytest.raises(SourceError, match="--bench is required"):
+    with pytest.raises(SourceError, match="need the bench id"):
         ADAPTER.open([path], options=ImportOptions())
 
 

@@ -9,8 +9,10 @@ import json
 import pytest
 from django.urls import reverse
 
+from formats.sources import ImportOptions
 from ingest.models import ImportRecord
-from ingest.swebench.run import import_experiments
+from ingest.running.imports import Action, run_import
+from ingest.running.opening import open_for_import
 from leaderboard.facts import declared
 from leaderboard.models import Attempt, Bench, CheckResult, Disagreement, Model
 from tests.factories import dump
@@ -27,8 +29,16 @@ from trajectories.models import TranscriptCheck
 pytestmark = pytest.mark.django_db
 
 
-def run(*paths, bench="nocode", **options):
-    done = import_experiments(list(paths), bench=bench, **options)
+def run(*paths, bench="nocode", dry_run=False, **options):
+    """Import ``paths`` through the one door, the format told by content."""
+    given = ImportOptions(bench=bench, **options)
+    done = run_import(
+        path=" ".join(map(str, paths)),
+        via=ImportRecord.Via.COMMAND,
+        holder="test",
+        action=Action.DRY_RUN if dry_run else Action.IMPORT,
+        opener=lambda: open_for_import(list(paths), options=given),
+    )
     return done.record
 
 
@@ -131,7 +141,8 @@ def test_a_published_figure_is_carried_and_its_difference_stored(tmp_path):
     bench = Bench.objects.get(slug="nocode")
     rows = bench.extras["leaderboard.json"]["rows"]["__items__"]
     shown = [r for r in rows.values() if "published_score" in json.dumps(r)]
-    assert len(shown) == 1 and "1.0" in json.dumps(shown[0])  # 2 of 2, as the README says
+    assert len(shown) == 1  # the README's "Resolved% : 100.00% (2 / 2)"
+    assert '"published_score": 1.0' in json.dumps(shown[0])
     gpt5 = Model.objects.get(slug="20250812_agentless_gpt5")
     # The README says 2 of 2; the details resolve 1 of 2.
     found = Disagreement.objects.filter(model=gpt5)
@@ -147,7 +158,9 @@ def test_a_broken_submission_is_refused_whole_naming_the_file_and_line(tmp_path)
     record = run(root)
     assert record.outcome == ImportRecord.Outcome.REFUSED
     assert record.problems == [
-        f"{bad}: line 3: instance_id 'astropy__astropy-1' repeats line 1",
+        # The path as given is named by its last part, as every import names it.
+        "verified/20250812_agentless_gpt5/evaluation_details.jsonl: "
+        "line 3: instance_id 'astropy__astropy-1' repeats line 1",
     ]
     assert dump() == before
 

@@ -25,6 +25,8 @@ RESULTS = "results/results.json"
 REPORT = "report.json"
 ALL_PREDS = "all_preds.jsonl"
 PREDS = "preds.json"
+# Any of these beside a metadata.yaml makes a folder a submission.
+RESULT_FILES = (EVALUATION_DETAILS, RESULTS, ALL_PREDS, PREDS)
 TEST_GROUPS = {
     "F2P": "FAIL_TO_PASS",
     "P2P": "PASS_TO_PASS",

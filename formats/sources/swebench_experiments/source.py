@@ -9,14 +9,13 @@ line) is the model's ``published`` figure, compared with the site's.
 
 from __future__ import annotations
 
-import os
-import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from formats.normalise.files import read_regular
+from formats.reader import ReleaseReadError, open_tree
+from formats.reader.peek import peek_names
 from formats.sources.protocol import (
     AttemptEntry,
     BenchFacts,
@@ -28,6 +27,8 @@ from formats.sources.protocol import (
 from formats.sources.swebench_experiments.attempts import RULE, instance_attempt
 from formats.sources.swebench_experiments.errors import ExperimentsError
 from formats.sources.swebench_experiments.held import Held
+from formats.sources.swebench_experiments.metadata import METADATA
+from formats.sources.swebench_experiments.results import RESULT_FILES
 from formats.sources.swebench_experiments.systems import System, looks_like, read_systems, slug
 from formats.v1.slugs import is_slug
 
@@ -36,30 +37,18 @@ NAME = "swebench-experiments"
 # makes of a Harbor job's own figures (leaderboard.harbor_result) fits it.
 PUBLISHED_KEY = "x-harbor-result"
 SURFACE = "swe-bench"
-# A submission's files are read whole; none of a real one comes near this.
-FILE_LIMIT = 1 << 30
 
 
-class FolderTree:
-    """A folder's regular files by relative name (links and special files are
-    skipped, never followed), read on demand: what ``read_systems`` takes."""
+@dataclass
+class Scrubbing:
+    """The source's answer to the pipeline's scrubbing question: its files are
+    the release's, so the import's own scrub rewrites (or, without ``--scrub``,
+    refuses) what it finds in them; the adapter itself found nothing more."""
 
-    def __init__(self, root: Path):
-        self.root = root
-        found = []
-        for top, dirs, files in os.walk(root, followlinks=False):
-            dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(top, d)))
-            for name in files:
-                path = os.path.join(top, name)
-                if stat.S_ISREG(os.lstat(path).st_mode):
-                    found.append(os.path.relpath(path, root).replace(os.sep, "/"))
-        self._names = sorted(found)
+    rewrite: bool
 
-    def names(self) -> list[str]:
-        return list(self._names)
-
-    def read(self, name: str) -> bytes:
-        return read_regular(self.root / name, FILE_LIMIT)
+    def found(self) -> list[str]:
+        return []
 
 
 def task_id(instance: str) -> str:
@@ -91,10 +80,14 @@ def model_entry(system: System) -> ModelEntry:
     )
     published = system.published
     if published and isinstance(published.get("resolved"), int):
+        # Compared with the site's figures as a Harbor job's result.json is
+        # (passed; mean where the total is known), and shown as it was published.
         figure: dict[str, Any] = {"jobs": [published["source"]], "passed": published["resolved"]}
         if isinstance(published.get("total"), int) and published["total"]:
             figure["trials"] = published["total"]
             figure["mean"] = published["resolved"] / published["total"]
+        if isinstance(published.get("percent"), float):
+            figure["published_score"] = round(published["percent"] / 100, 6)
         entry.published = figure
     return entry
 
@@ -110,11 +103,15 @@ class ExperimentsSource:
     tasks: dict[str, TaskEntry] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    scrubbing: Scrubbing = field(default_factory=lambda: Scrubbing(True))
+    progress: Callable[[int, int], None] | None = None
+    trees: list[Any] = field(default_factory=list)
 
     def attempts(self) -> Iterator[AttemptEntry]:
         # One holder for the whole source: the import reads the folders back
         # system by system, in the order they are given here.
         held = Held()
+        done, total = 0, self.trials
         for system in self.systems:
             for instance in sorted(system.instances):
                 yield instance_attempt(
@@ -124,13 +121,18 @@ class ExperimentsSource:
                     task=task_id(instance),
                     held=held,
                 )
+                done += 1
+                if self.progress is not None:
+                    self.progress(done, total)
 
     @property
-    def total(self) -> int:
+    def trials(self) -> int:
         return sum(len(s.instances) for s in self.systems)
 
     def close(self) -> None:
-        self.systems = []
+        for tree in self.trees:
+            tree.close()
+        self.trees = []
 
 
 def open_trees(trees: list[tuple[Any, str]], *, bench: str, title: str) -> ExperimentsSource:
@@ -170,19 +172,51 @@ class SwebenchExperiments:
     options = frozenset({"bench", "title", "replace", "scrub"})
 
     def detect(self, paths: Sequence[Path]) -> bool:
-        try:
-            return bool(paths) and all(
-                Path(p).is_dir() and looks_like(FolderTree(Path(p))) for p in paths
-            )
-        except OSError:
-            return False
+        """The names first (cheap: a metadata.yaml with results beside it), then
+        the metadata itself, read through the safe reader."""
+        for path in paths:
+            names = peek_names(Path(path))
+            if names is None or not _candidate(names):
+                return False
+            try:
+                with open_tree(path) as tree:
+                    if not looks_like(tree):
+                        return False
+            except (ReleaseReadError, OSError):
+                return False
+        return bool(paths)
 
     def open(self, paths: Sequence[Path], *, options: ImportOptions) -> ExperimentsSource:
+        shown = ", ".join(options.label(i, p) for i, p in enumerate(paths))
         if not options.bench:
-            raise SourceError([f"{NAME}: --bench is required (the submissions do not name one)"])
-        trees = [(FolderTree(Path(p)), str(p)) for p in paths]
-        title = options.title or options.bench
-        return open_trees(trees, bench=options.bench, title=title)
+            raise SourceError(
+                [f"{shown}: SWE-bench experiments submissions need the bench id to import into"]
+            )
+        trees: list[tuple[Any, str]] = []
+        try:
+            for i, path in enumerate(paths):
+                trees.append((open_tree(path), options.label(i, path)))
+            source = open_trees(trees, bench=options.bench, title=options.title or options.bench)
+        except BaseException:
+            for tree, _ in trees:
+                tree.close()
+            raise
+        source.trees = [tree for tree, _ in trees]
+        source.scrubbing = Scrubbing(options.scrub)
+        source.progress = options.progress
+        return source
+
+
+def _candidate(names: list[str]) -> bool:
+    present = set(names)
+    for name in names:
+        if name == METADATA or name.endswith("/" + METADATA):
+            prefix = name[: -len(METADATA)]
+            if any(prefix + f in present for f in RESULT_FILES) or any(
+                n.startswith(prefix + "logs/") and n.endswith("/report.json") for n in names
+            ):
+                return True
+    return False
 
 
 ADAPTER = SwebenchExperiments()

@@ -28,7 +28,7 @@ from formats.sources.swebench_experiments.metadata import (
 from formats.sources.swebench_experiments.trajs import TrajRef, find_trajectories
 
 _NOT_SLUG = re.compile(r"[^a-z0-9._-]+")
-_RESULT_FILES = (R.EVALUATION_DETAILS, R.RESULTS, R.ALL_PREDS, R.PREDS)
+_RESULT_FILES = R.RESULT_FILES
 
 
 @dataclass
