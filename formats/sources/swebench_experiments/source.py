@@ -86,9 +86,15 @@ def model_entry(system: System) -> ModelEntry:
         if isinstance(published.get("total"), int) and published["total"]:
             figure["trials"] = published["total"]
             figure["mean"] = published["resolved"] / published["total"]
+        score = None
         if isinstance(published.get("percent"), float):
-            figure["published_score"] = round(published["percent"] / 100, 6)
+            score = round(published["percent"] / 100, 6)
+            figure["published_score"] = score
         entry.published = figure
+        # The row's own published score where the interface has the field (it is
+        # being added beside this adapter): a README's percentage, to 2 decimals.
+        entry.published_score = score
+        entry.published_precision = 0.00005 if score is not None else None
     return entry
 
 
