@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from core import jsonsafe
 from formats.v1 import documents as v1
-from leaderboard import jsonsafe
 from leaderboard.extras import merge_extras
 from leaderboard.models import Attempt, Batch, Bench, Check, CheckResult, Model, Task
 from leaderboard.scoring import LEFT_OUT, surface_documents, trials_figure

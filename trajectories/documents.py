@@ -18,8 +18,8 @@ from typing import Any
 from django.conf import settings
 from django.core.files.storage import default_storage
 
+from core import jsonsafe
 from formats.v1.files import ATTEMPT_FILES as V1_ATTEMPT_FILES
-from leaderboard import jsonsafe
 from leaderboard.jsonbytes import dumps  # noqa: F401 (re-exported: the mirror's serialiser)
 from leaderboard.models import Attempt
 from trajectories.models import Blob, Event, VendorRequest

@@ -17,12 +17,14 @@ from formats.reader import open_tree
 from formats.sources.protocol import OPTION_NAMES, Adapter, ImportOptions, SourceError
 from formats.sources.release import RELEASE
 from formats.sources.swebench_experiments.source import ADAPTER as SWEBENCH_EXPERIMENTS
+from formats.sources.terminal_bench import TERMINAL_BENCH
 
 # name -> adapter; the order is the order of detection. Harbor jobs (whose
 # reading needs the site's column sizes) are registered by the ingest app.
 ADAPTERS: dict[str, Adapter] = {
     "release": RELEASE,
-    "swebench-experiments": SWEBENCH_EXPERIMENTS,
+    TERMINAL_BENCH.name: TERMINAL_BENCH,
+    SWEBENCH_EXPERIMENTS.name: SWEBENCH_EXPERIMENTS,
 }
 
 

@@ -18,11 +18,11 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from core import formatting
 from ingest.admin import job_views, views
 from ingest.admin.publishing import batch_publish_recorded
 from ingest.models import ImportJob, ImportLock, ImportRecord
 from ingest.running.jobs import jobs_reap
-from leaderboard import formatting
 from leaderboard.admin import BatchAdmin, BenchAdmin, ReadOnlyAdmin, is_staff
 from leaderboard.models import Batch, Bench
 

@@ -17,6 +17,7 @@ from django.template.response import TemplateResponse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
+from core import formatting
 from ingest.admin import import_dir
 from ingest.admin.forms import ApplyForm, ServerPickForm, UploadForm
 from ingest.admin.services import preview_staged
@@ -25,7 +26,6 @@ from ingest.models import ImportRecord
 from ingest.reading.report import finding_text
 from ingest.running.jobs import job_enqueue
 from ingest.running.staging import Staged, sweep_stale
-from leaderboard import formatting
 from leaderboard.models import Bench
 from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 

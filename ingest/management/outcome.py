@@ -6,9 +6,9 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
+from core import formatting
 from ingest.reading.report import plan_lines
 from ingest.running.imports import Outcome, RecordedImport
-from leaderboard import formatting
 
 
 def report_import(command: BaseCommand, done: RecordedImport, *, started: float, noop: str) -> None:

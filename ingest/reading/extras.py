@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from leaderboard import jsonsafe
+from core import jsonsafe
 from leaderboard.extras import identity, item_key
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from core import formatting
 from formats.normalise import NORMALISERS
 from ingest.reading.plan import ImportPlan
 from ingest.reading.transcripts import UNRECOGNISED_NOTE
-from leaderboard import formatting
 from leaderboard.harbor_result import HARBOR_RESULT, differences, row_figures
 from trajectories.fidelity import difference_text
 

@@ -31,7 +31,7 @@ class Doc(BaseModel):
 # PostgreSQL accept and refuse the same releases. Integer columns take the
 # portable ranges (Django's base ones, PostgreSQL's: SQLite's are wider);
 # strings for a column are at most its max_length and hold no NUL (PostgreSQL
-# refuses it in text; JSON fields keep one, see leaderboard.jsonsafe).
+# refuses it in text; JSON fields keep one, see core.jsonsafe).
 _INT_RANGES = BaseDatabaseOperations.integer_field_ranges
 
 

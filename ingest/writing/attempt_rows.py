@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 import orjson
 from django.conf import settings
 
+from core import jsonsafe
 from ingest.reading.plan import AttemptDocs, AttemptPlan, verdict_outcomes
-from leaderboard import jsonsafe
 from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
 from leaderboard.scoring import (
     LEFT_OUT,

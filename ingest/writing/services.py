@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from django.db import transaction
 
+from core import jsonsafe
 from formats.reader import ReleaseSource
 from ingest.progress import ProgressCallback
 from ingest.reading.extras import collect_extras
@@ -23,7 +24,6 @@ from ingest.writing.attempt_batch import AttemptBatch
 from ingest.writing.attempt_rows import attempt_rows
 from ingest.writing.background_write import BackgroundWrites, background_writes
 from ingest.writing.db_statistics import statistics_refresh
-from leaderboard import jsonsafe
 from leaderboard.models import Attempt, Batch, Bench, BenchRevision, Check, Model, Task
 from leaderboard.revisions import revision_record
 from leaderboard.services import bench_recompute, generation_raise

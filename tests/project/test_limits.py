@@ -1,7 +1,9 @@
-"""Every limit sits in the BENCHVIEW_LIMITS block, each set by its own variable."""
+"""Every limit sits in the BENCHVIEW_LIMITS block, each set by its own variable and
+read by the code (a limit nothing reads would promise a bound the site does not keep)."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -32,6 +34,35 @@ def test_each_limit_is_set_by_the_variable_named_after_it():
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == dict.fromkeys(keys, 7)
+
+
+# Project code: every Python file outside these (settings only sets the limits).
+_NOT_CODE = {".venv", "tests", "benchmarks", "node_modules"}
+
+
+def _limits_read_by_code() -> dict[str, list[str]]:
+    """Each limit name -> the modules that look it up: ``x["name"]`` or ``x.get("name")``."""
+    keys = set(settings.BENCHVIEW_LIMITS)
+    read: dict[str, list[str]] = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        relative = path.relative_to(ROOT)
+        if relative.parts[0] in _NOT_CODE or relative.as_posix() == "config/settings.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(relative))):
+            if isinstance(node, ast.Subscript):
+                key = node.slice
+            elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "get":
+                key = node.args[0] if node.args else None
+            else:
+                continue
+            if isinstance(key, ast.Constant) and key.value in keys:
+                read.setdefault(key.value, []).append(relative.as_posix())
+    return read
+
+
+def test_each_limit_is_read_by_the_code():
+    unread = set(settings.BENCHVIEW_LIMITS) - set(_limits_read_by_code())
+    assert unread == set()
 
 
 def test_a_failed_calls_command_is_cut_at_its_limit(settings):

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 
 import orjson
 
+from core import jsonsafe
 from formats.sources import ModelEntry, TaskEntry
 from ingest.reading.harbor.attempts import RULE, AttemptFiles, rescore
-from leaderboard import jsonsafe
 from leaderboard.extras import item_key
 from leaderboard.facts import declared
 from leaderboard.harbor_result import HARBOR_RESULT

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.formatting import model_rate
 from formats.sources import AttemptEntry, ModelEntry, TaskEntry
 from formats.v1 import documents as v1
 from formats.v1.files import model_path, task_path
 from ingest.reading.harbor.attempts import RULE, dump
-from leaderboard.formatting import model_rate
 from leaderboard.harbor_result import HARBOR_RESULT
 from leaderboard.scoring import (
     DEFAULT_EXCEPTIONS_RULE,

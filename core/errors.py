@@ -2,7 +2,9 @@
 
 A task's pages answer 404 until its batch is live; when the task exists (the
 matrix lists it), the 404 page says so instead of "not found", and shows
-nothing of its detail.
+nothing of its detail. A task page is any page whose address names a bench
+and a task (the resolver's match says so): the task, its compare pages, and
+every attempt page of every trial (events, transcript, one event).
 """
 
 from __future__ import annotations
@@ -11,28 +13,23 @@ from django.http import HttpResponseNotFound, HttpResponseServerError
 from django.template import loader
 from django.urls import Resolver404, resolve
 
-from leaderboard.models import Bench, Task
+from core.hooks import hook
 
-# URL names whose ``bench`` and ``task`` arguments name a task's detail.
-TASK_PAGES = {"task", "attempt", "attempt-event", "compare", "task-compare-pick"}
+# Addresses that are files and answers, not pages: their 404s name no task.
+NOT_PAGES = ("data/", "api/")
 
 
-def _unreleased(request) -> tuple[Bench, Task] | None:
+def _unreleased(request):
+    """(bench, task) when the address is a page of a task that exists but is
+    not released; else None."""
     try:
         match = resolve(request.path_info)
     except Resolver404:
         return None
-    if match.url_name not in TASK_PAGES:
+    bench, task = match.kwargs.get("bench"), match.kwargs.get("task")
+    if not (bench and task) or match.route.startswith(NOT_PAGES):
         return None
-    task = (
-        Task.objects.select_related("bench", "batch")
-        .only("slug", "title", "surface", "bench__slug", "bench__title", "batch__live")
-        .filter(bench__slug=match.kwargs.get("bench"), slug=match.kwargs.get("task"))
-        .first()
-    )
-    if task is None or (task.batch is not None and task.batch.live):
-        return None
-    return task.bench, task
+    return hook("unreleased_task")(bench, task)
 
 
 def not_found(request, exception=None):

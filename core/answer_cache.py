@@ -1,4 +1,4 @@
-"""API answers from the rendered-page cache (leaderboard.page_cache), served
+"""API answers from the rendered-page cache (core.page_cache), served
 before Django REST framework is reached.
 
 A hit costs what a cached page costs, plus the rate limit's count, taken here
@@ -12,12 +12,23 @@ negotiates. A miss is answered by the view and kept when it may be shared
 
 from __future__ import annotations
 
-from leaderboard import page_cache
-from trajectories.api.throttling import SharedAnonRateThrottle
+from functools import cache
+
+from django.conf import settings
+from django.utils.module_loading import import_string
+
+from core import page_cache
 
 PREFIX = "/api/"
 # Rendered by drf-spectacular from the code, not the data: not kept here.
 NOT_KEPT = ("/api/schema/", "/api/docs/")
+
+
+@cache
+def _throttle_class(path: str):
+    # The API's own throttle (REST_FRAMEWORK's first), which counts in the
+    # shared cache and has ``begin``: the one the view reads the count of.
+    return import_string(path)
 
 
 class APIAnswerCacheMiddleware:
@@ -35,7 +46,8 @@ class APIAnswerCacheMiddleware:
             return self.get_response(request)
         # Counted first, read after the lookup: with Redis its round trip
         # and the generation's query overlap.
-        allowed = SharedAnonRateThrottle().begin(request)
+        throttle = _throttle_class(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"][0])
+        allowed = throttle().begin(request)
         try:
             cache_key = page_cache.key(request, "api")
             found = page_cache.lookup(request, cache_key)

@@ -4,7 +4,7 @@ page with DEBUG on."""
 from django.conf import settings
 from django.http import Http404
 
-from leaderboard.views.errors import not_found
+from core.errors import not_found
 
 # No inline script anywhere: pages load their small scripts from /static/.
 # Styles may be inline only as attributes (heat-map colours, bar widths).

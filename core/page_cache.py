@@ -27,8 +27,7 @@ from django.http import HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 from django.utils.text import compress_string
 
-from leaderboard.models import Generation
-from leaderboard.visibility import can_see_staged
+from core.hooks import hook
 
 ALIAS = "pages"
 # What a cached answer varies on, said to every cache between us and the reader.
@@ -63,8 +62,8 @@ def key(request, variant: str = "") -> str:
     address = hashlib.sha256(
         "\n".join((request.get_full_path(), request.META.get("HTTP_ACCEPT", ""), variant)).encode()
     ).hexdigest()[:40]
-    audience = "staff" if can_see_staged(getattr(request, "user", None)) else "public"
-    return f"page:{Generation.objects.current()}:{audience}:{address}"
+    audience = "staff" if hook("sees_staged")(getattr(request, "user", None)) else "public"
+    return f"page:{hook('generation')()}:{audience}:{address}"
 
 
 def cacheable_request(request) -> bool:

@@ -1,7 +1,7 @@
 """How numbers read on every page and in every report: one place, so they agree
 ("0.573", "$5.94", "6m 52s"). Each kind of figure has one function here; the
 template filters (``board``, ``attempt_tags``) register these under the same names.
-This is the lowest app, so ingest, trajectories and leaderboard may all import it."""
+Site-level (core), so every app may import it."""
 
 from __future__ import annotations
 
