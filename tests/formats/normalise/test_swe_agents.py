@@ -12,7 +12,7 @@ import json
 import pytest
 
 from formats.normalise import detect, normalise
-from formats.tools import canonical_tool
+from formats.tools import tool_family as canonical_tool
 from tests.formats.normalise.helpers import check_contract, counts, failed_calls
 
 HOSTILE = "<script>alert(1)</script> caf\u00e9"
@@ -332,8 +332,8 @@ def test_json_of_another_shape_gives_no_events_and_every_line_unmapped(fmt):
 
 def test_the_three_formats_tool_spellings_are_in_the_one_table():
     assert canonical_tool("str_replace_editor") == "edit"
-    assert canonical_tool("find_file") == "glob"
-    assert canonical_tool("search_dir") == "grep"
+    assert canonical_tool("find_file") == "search"
+    assert canonical_tool("search_dir") == "search"
     assert canonical_tool("open") == "read"
     assert canonical_tool("create") == "write"
     assert canonical_tool("execute_bash") == "bash"
