@@ -7,6 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 UV := python3 -m uv
 SAMPLE_DIR := var/sample-release
+SWEBENCH_DIR := var/sample-swebench
 HARBOR_DIR := var/sample-harbor
 TB_DIR := var/sample-terminal-bench
 HOST ?= 127.0.0.1
@@ -45,10 +46,11 @@ multihost-packages:
 	fi
 
 sample: venv
-	rm -rf $(SAMPLE_DIR) $(HARBOR_DIR) $(TB_DIR)
+	rm -rf $(SAMPLE_DIR) $(HARBOR_DIR) $(TB_DIR) $(SWEBENCH_DIR)
 	$(PY) manage.py make_sample_release $(SAMPLE_DIR)
 	$(PY) manage.py make_sample_harbor $(HARBOR_DIR)
 	$(PY) manage.py make_sample_terminal_bench $(TB_DIR)
+	$(PY) manage.py make_sample_swebench $(SWEBENCH_DIR)
 
 # An import worker (`manage.py db_worker`) runs beside the web server and stops with it:
 # admin imports are jobs it takes from the database queue.

@@ -61,6 +61,8 @@ def declared(extras: Mapping[str, Any] | None) -> dict[str, Any]:
                 found[name] = value
     if "results_date" in found:
         found["results_date"] = found["results_date"][:10]
+    if "site" in found and not found["site"].startswith(("https://", "http://")):
+        del found["site"]  # a javascript: or relative address is never a link
     return found
 
 

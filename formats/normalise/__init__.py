@@ -148,6 +148,9 @@ FORMAT_MODULES = (
     "opencode_run",
     "asciinema",
     "atif",
+    "mini_swe_agent",
+    "swe_agent",
+    "openhands_history",
 )
 
 

@@ -24,6 +24,7 @@ from formats.sources.protocol import (
     SourceError,
 )
 from formats.sources.release import RELEASE
+from formats.sources.swebench_experiments.source import ADAPTER as SWEBENCH_EXPERIMENTS
 from formats.sources.swebench_leaderboards.adapter import ADAPTER as SWEBENCH_LEADERBOARDS
 from formats.sources.terminal_bench import TERMINAL_BENCH
 
@@ -37,6 +38,7 @@ ADAPTERS: dict[str, Adapter] = {
     "release": RELEASE,
     TERMINAL_BENCH.name: TERMINAL_BENCH,
     OPENHANDS_INDEX.name: OPENHANDS_INDEX,
+    SWEBENCH_EXPERIMENTS.name: SWEBENCH_EXPERIMENTS,
 }
 
 

@@ -89,7 +89,7 @@ class ModelSerializer(serializers.ModelSerializer):
     open_weights = serializers.SerializerMethodField()
     open_system = serializers.SerializerMethodField()
     verified = serializers.SerializerMethodField()
-    site = serializers.SerializerMethodField()
+    site = serializers.SerializerMethodField(help_text="the submission's page (http(s) only)")
 
     def _facts(self, model) -> ModelFacts:
         # The queryset annotates each model's latest attempt finish (ModelViewSet).
