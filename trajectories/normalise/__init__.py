@@ -147,6 +147,7 @@ FORMAT_MODULES = (
     "codex_rollout",
     "opencode_run",
     "atif",
+    "inspect_sample",
 )
 
 
