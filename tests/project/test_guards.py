@@ -43,6 +43,51 @@ def test_apps_import_only_in_the_allowed_direction(app):
     assert offenders == []
 
 
+def _imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def _ground_floor_offenders(root: Path) -> list[str]:
+    """Modules of formats/ importing an app or Django's ORM (or anything of Django's
+    but its settings): the release format is read and written without them."""
+    offenders = []
+    for path in sorted((root / "formats").rglob("*.py")):
+        wrong = {
+            name
+            for name in _imported_modules(path)
+            if name.split(".")[0] in ORDER
+            or (name.split(".")[0] == "django" and name != "django.conf")
+        }
+        if wrong:
+            offenders.append(f"{path.relative_to(root).as_posix()} imports {sorted(wrong)}")
+    return offenders
+
+
+def test_formats_imports_no_app_and_no_orm():
+    assert (ROOT / "formats").is_dir()
+    assert _ground_floor_offenders(ROOT) == []
+
+
+def test_the_ground_floor_guard_sees_an_app_or_the_orm(tmp_path):
+    (tmp_path / "formats" / "v1").mkdir(parents=True)
+    (tmp_path / "formats" / "v1" / "bad.py").write_text(
+        "from leaderboard.scoring import RULES\nfrom django.db import models\n"
+    )
+    (tmp_path / "formats" / "fine.py").write_text(
+        "from django.conf import settings\nimport orjson\n"
+    )
+    assert _ground_floor_offenders(tmp_path) == [
+        "formats/v1/bad.py imports ['django.db', 'leaderboard.scoring']"
+    ]
+
+
 def test_the_guard_sees_a_wrong_way_import(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("from ingest.plan import build_plan\nimport trajectories.models\n")
@@ -52,7 +97,7 @@ def test_the_guard_sees_a_wrong_way_import(tmp_path):
 # "Small files with one job" (the house style): past this a module is doing
 # several, and is split by job. Migrations are generated; tests are not modules.
 MAX_MODULE_LINES = 450
-PACKAGES = ["ingest", "trajectories", "leaderboard", "samplegen", "config", "benchmarks"]
+PACKAGES = ["formats", "ingest", "trajectories", "leaderboard", "samplegen", "config", "benchmarks"]
 
 
 def _long_modules(root: Path) -> list[str]:

@@ -1,0 +1,62 @@
+"""The adapters, by name, and the one place a source's format is chosen.
+
+``detect`` asks each adapter in turn, in the order of ``ADAPTERS``, whether
+the paths hold its format (by content); the first that says yes opens them.
+So a format that another's content could also pass for (a v1 release holds
+attempt folders that look like nothing else) goes before it. When none
+matches, the error lists what each looked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from formats.sources.protocol import OPTION_NAMES, Adapter, ImportOptions, SourceError
+
+# name -> adapter; the order is the order of detection.
+ADAPTERS: dict[str, Adapter] = {}
+
+
+def detect(paths: Sequence[Path], adapters: Mapping[str, Adapter] | None = None) -> Adapter:
+    """The adapter whose format ``paths`` hold; ``SourceError`` listing what
+    was looked for if none."""
+    adapters = ADAPTERS if adapters is None else adapters
+    for adapter in adapters.values():
+        if adapter.detect(paths):
+            return adapter
+    shown = ", ".join(str(p) for p in paths) or "(no paths)"
+    return _no_match(shown, adapters)
+
+
+def _no_match(shown: str, adapters: Mapping[str, Adapter]) -> Adapter:
+    looked = [f"  {name}: {adapter.looks_for}" for name, adapter in adapters.items()]
+    raise SourceError(
+        [f"{shown}: not a format Benchview reads; looked for:", *looked]
+        if looked
+        else [f"{shown}: not a format Benchview reads (no adapters registered)"]
+    )
+
+
+def refuse_options(adapter: Adapter, options: ImportOptions) -> None:
+    """Refuse, by name, the options given that ``adapter`` does not take."""
+    unknown = adapter.options - OPTION_NAMES
+    if unknown:
+        raise ValueError(f"adapter {adapter.name!r} declares unknown options {sorted(unknown)}")
+    refused = [name for name in options.given() if name not in adapter.options]
+    if refused:
+        takes = ", ".join(sorted(adapter.options)) or "none"
+        raise SourceError(
+            [f"{adapter.name}: does not take {', '.join(refused)} (it takes: {takes})"]
+        )
+
+
+def open_source(
+    paths: Sequence[Path],
+    options: ImportOptions,
+    adapters: Mapping[str, Adapter] | None = None,
+):
+    """Detect the format of ``paths``, refuse options it does not take, and open it."""
+    adapter = detect(paths, adapters)
+    refuse_options(adapter, options)
+    return adapter.open(paths, options=options)
