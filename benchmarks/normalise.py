@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 import orjson  # noqa: E402
 
-from trajectories.normalise import NORMALISERS, normalise  # noqa: E402
+from formats.normalise import NORMALISERS, normalise  # noqa: E402
 
 OUTPUT = "ok 200 latency_ms=12 " * 50  # about 1 KB
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from formats.normalise import NORMALISERS
 from ingest.plan import ImportPlan
 from ingest.transcripts import UNRECOGNISED_NOTE
 from leaderboard import formatting
 from leaderboard.harbor_result import HARBOR_RESULT, differences, row_figures
 from trajectories.fidelity import difference_text
-from trajectories.normalise import NORMALISERS
 
 
 def plan_summary(plan: ImportPlan) -> dict:

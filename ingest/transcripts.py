@@ -13,7 +13,7 @@ from typing import Any
 
 from django.conf import settings
 
-from trajectories import normalise as normalisers
+from formats import normalise as normalisers
 from trajectories.fidelity import compare_events
 from trajectories.models import TranscriptCheck
 

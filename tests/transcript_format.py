@@ -12,8 +12,8 @@ from pathlib import Path
 
 import orjson
 
-from trajectories import normalise
-from trajectories.normalise import Normalised, Unmapped
+from formats import normalise
+from formats.normalise import Normalised, Unmapped
 
 NAME = "test-lines"
 HEADER = b'{"test_lines": 1}'

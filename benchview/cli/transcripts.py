@@ -22,9 +22,9 @@ _AGENT = {"claude": "claude-code", "codex": "codex", "opencode": "opencode"}
 
 def transcript_trial(path: Path, into: Path) -> Path:
     """Write ``path`` as a trial folder under ``into``; return the folder."""
-    from trajectories.normalise import UnknownFormat, normalise
-    from trajectories.normalise.atif import FORMAT as ATIF
-    from trajectories.normalise.files import NotReadable, read_regular
+    from formats.normalise import UnknownFormat, normalise
+    from formats.normalise.atif import FORMAT as ATIF
+    from formats.normalise.files import NotReadable, read_regular
 
     try:
         data = read_regular(path, settings.BENCHVIEW_LIMITS["file_max_bytes"])

@@ -13,10 +13,10 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from formats.normalise import UnknownFormat, detect, normalise
+from formats.normalise.atif import FORMAT as ATIF_FORMAT
+from formats.normalise.atif import normalise_atif
 from ingest.event_schema import check_events
-from trajectories.normalise import UnknownFormat, detect, normalise
-from trajectories.normalise.atif import FORMAT as ATIF_FORMAT
-from trajectories.normalise.atif import normalise_atif
 
 logger = logging.getLogger(__name__)
 

@@ -14,13 +14,13 @@ from typing import Any
 
 from django.conf import settings
 
+from formats.normalise import atif
 from ingest import schema
 from ingest.harbor.layout import RESULT, TrialFolder
 from ingest.harbor.scrubbing import TrialScrub
 from ingest.schema_base import _RFC3339
 from leaderboard.models import CheckResult as CheckRow
 from leaderboard.models import Model, Task
-from trajectories.normalise import atif
 
 REWARD_TXT = "verifier/reward.txt"
 REWARD_JSON = "verifier/reward.json"

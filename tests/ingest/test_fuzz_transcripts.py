@@ -35,16 +35,16 @@ from hypothesis import event, given, note
 from hypothesis import settings as profiles
 from hypothesis import strategies as st
 
+from formats.normalise import NORMALISERS, detect, normalise
 from ingest.models import ImportRecord
 from ingest.plan import build_plan
 from ingest.reader import open_release
 from ingest.services import ImportRefused, release_import
 from leaderboard.models import Attempt
 from samplegen.release import generate_release
+from tests.formats.normalise.helpers import check_contract
 from tests.ingest.harbor_trials import job, trial
 from tests.ingest.test_fuzz_release import HOSTILE_JSON, HOSTILE_RAW, PROFILE, mutated_json
-from tests.trajectories.normalise.helpers import check_contract
-from trajectories.normalise import NORMALISERS, detect, normalise
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 LEGACY = [

@@ -1,4 +1,4 @@
-from trajectories.tools import canonical_tool, tool_spellings
+from formats.tools import canonical_tool, tool_spellings
 
 
 def test_harness_spellings_of_the_shell_tool_share_one_name():

@@ -16,6 +16,7 @@ from django.db.models import Count, Exists, F, OuterRef, QuerySet, Window
 from django.db.models.functions import Lower, RowNumber
 from django.http import Http404
 
+from formats.tools import canonical_tool, tool_spellings
 from leaderboard import formatting
 from leaderboard.models import Attempt, Bench, CheckResult
 from trajectories.models import Event
@@ -23,7 +24,6 @@ from trajectories.search import backends, snippets
 from trajectories.search.bounded import SearchRefused, time_bound
 from trajectories.search.query import BOOLEANS, Query
 from trajectories.search.visibility import searchable_attempts
-from trajectories.tools import canonical_tool, tool_spellings
 
 
 def _attempts(bench: Bench, user, query: Query) -> QuerySet[Attempt]:

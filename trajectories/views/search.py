@@ -14,13 +14,13 @@ from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
+from formats.tools import TOOL_ALIASES
 from leaderboard import queries
 from leaderboard.models import Model, Task
 from trajectories.search.bounded import SearchRefused
 from trajectories.search.engine import Results, Tally, download_rows, search
 from trajectories.search.query import FIELDS, Query, parse
 from trajectories.search.suggest import did_you_mean
-from trajectories.tools import TOOL_ALIASES
 
 EVENT_TYPES = ("tool_call", "message", "reasoning", "error", "user", "system")
 DOWNLOAD_COLUMNS = (

@@ -8,10 +8,10 @@ import orjson
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from trajectories.normalise import NORMALISERS, Normalised, UnknownFormat, normalise
-from trajectories.normalise.files import NotReadable, read_regular
-from trajectories.normalise.opencode_storage import NAME as STORAGE
-from trajectories.normalise.opencode_storage import normalise_storage
+from formats.normalise import NORMALISERS, Normalised, UnknownFormat, normalise
+from formats.normalise.files import NotReadable, read_regular
+from formats.normalise.opencode_storage import NAME as STORAGE
+from formats.normalise.opencode_storage import normalise_storage
 
 # The harness each format belongs to, for the document's "harness" field.
 _HARNESS = {"claude": "claude-code", "codex": "codex", "opencode": "opencode", "atif": "harbor"}

@@ -45,8 +45,8 @@ from typing import Any
 
 import orjson
 
-from trajectories.normalise import Normalised, Unmapped, register
-from trajectories.normalise.lines import Builder, Head, exit_code_of, read_lines, split_lines
+from formats.normalise import Normalised, Unmapped, register
+from formats.normalise.lines import Builder, Head, exit_code_of, read_lines, split_lines
 
 FORMAT = "atif"
 _EXIT_CODE = re.compile(r"^\[exit_code\]\s*(-?\d+)\s*$", re.MULTILINE)

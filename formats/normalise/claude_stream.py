@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from trajectories.normalise import Normalised, register
-from trajectories.normalise.claude_blocks import Calls
-from trajectories.normalise.lines import (
+from formats.normalise import Normalised, register
+from formats.normalise.claude_blocks import Calls
+from formats.normalise.lines import (
     Builder,
     Head,
     JSONDecodeError,

@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 from orjson import JSONDecodeError, loads
 
-from trajectories.normalise import Normalised, Unmapped
+from formats.normalise import Normalised, Unmapped
 
 # A run that was killed mid-write leaves a last line without its newline: it is
 # still a line. "\r\n" endings are tolerated.

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from tests.trajectories.normalise.helpers import FIXTURES, check_contract, jsonl
-from trajectories.normalise import NORMALISERS, UnknownFormat, detect, normalise
+from formats.normalise import NORMALISERS, UnknownFormat, detect, normalise
+from tests.formats.normalise.helpers import FIXTURES, check_contract, jsonl
 
 HUGE = "x" * (10 * 1024 * 1024)
 DEEP = b"[" * 100_000 + b"]" * 100_000  # far past orjson's nesting limit

@@ -22,10 +22,10 @@ import orjson
 import pytest
 from django.core.management import CommandError, call_command
 
+from formats.normalise import detect, normalise
 from ingest.event_schema import check_events
 from tests import children
-from tests.trajectories.normalise.helpers import FIXTURES, check_contract
-from trajectories.normalise import detect, normalise
+from tests.formats.normalise.helpers import FIXTURES, check_contract
 
 HARBOR = FIXTURES.parent / "harbor"
 CAPTURES = sorted(FIXTURES.glob("*.jsonl")) + [

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tests.trajectories.normalise.helpers import check_contract, jsonl
-from trajectories.normalise import detect, normalise
+from formats.normalise import detect, normalise
+from tests.formats.normalise.helpers import check_contract, jsonl
 
 
 def link(uuid, parent, kind="user", content="hi", **extra) -> str:
@@ -138,7 +138,7 @@ def test_a_cycle_in_parent_uuids_ends_the_walk():
 
 
 def test_a_session_folder_brings_its_subagent_files_after_it(tmp_path):
-    from trajectories.normalise.claude_session import normalise_session_folder
+    from formats.normalise.claude_session import normalise_session_folder
 
     call = [{"type": "tool_use", "id": "t1", "name": "Task", "input": {"prompt": "look"}}]
     answer = [{"type": "tool_result", "tool_use_id": "t1", "content": "seen"}]

@@ -20,9 +20,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from trajectories.normalise import Normalised, Unmapped, register
-from trajectories.normalise.claude_blocks import Calls
-from trajectories.normalise.lines import (
+from formats.normalise import Normalised, Unmapped, register
+from formats.normalise.claude_blocks import Calls
+from formats.normalise.lines import (
     Builder,
     Head,
     JSONDecodeError,

@@ -7,12 +7,12 @@ import json
 
 import pytest
 
+from formats.normalise import detect, normalise
+from formats.normalise.atif import normalise_atif
 from ingest.event_schema import check_events
 from leaderboard.models import Attempt
 from tests.ingest.harbor_trials import FIXTURES, import_harbor, job, trial
 from trajectories.models import Event
-from trajectories.normalise import detect, normalise
-from trajectories.normalise.atif import normalise_atif
 
 ATIF_SAMPLES = sorted(
     p.name for p in FIXTURES.glob("*.json") if json.loads(p.read_bytes()).get("schema_version")

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from trajectories.normalise import Normalised, register
-from trajectories.normalise.codex_calls import duration_ms
-from trajectories.normalise.lines import (
+from formats.normalise import Normalised, register
+from formats.normalise.codex_calls import duration_ms
+from formats.normalise.lines import (
     Builder,
     Head,
     JSONDecodeError,

@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from trajectories.normalise.lines import as_text
+from formats.normalise.lines import as_text
 
 
 def _writable(value: Any) -> bool:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from trajectories.normalise import Normalised, register
-from trajectories.normalise.lines import (
+from formats.normalise import Normalised, register
+from formats.normalise.lines import (
     Builder,
     Head,
     JSONDecodeError,
@@ -27,7 +27,7 @@ from trajectories.normalise.lines import (
     reread,
     type_of,
 )
-from trajectories.normalise.opencode_parts import error_event, part_event, step_tokens
+from formats.normalise.opencode_parts import error_event, part_event, step_tokens
 
 NAME = "opencode-run"
 _TYPES = frozenset({"step_start", "step_finish", "tool_use", "text", "reasoning"})

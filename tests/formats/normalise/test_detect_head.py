@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from trajectories.normalise import detect, lines
-from trajectories.normalise.lines import Head, sniff
+from formats.normalise import detect, lines
+from formats.normalise.lines import Head, sniff
 
 SAMPLES = Path(__file__).resolve().parents[2] / "fixtures" / "transcripts"
 
@@ -42,7 +42,7 @@ def test_every_detector_reads_one_decoding_of_the_head(parses):
 
 @pytest.mark.parametrize("path", _samples(), ids=lambda p: p.name)
 def test_detection_through_the_head_agrees_with_each_detector_on_its_own(path, parses):
-    from trajectories.normalise import DETECTORS
+    from formats.normalise import DETECTORS
 
     data = path.read_bytes()
     alone = next((name for name, looks in DETECTORS.items() if looks(Head(data))), None)

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from trajectories.normalise import Normalised, register
-from trajectories.normalise.lines import (
+from formats.normalise import Normalised, register
+from formats.normalise.lines import (
     Builder,
     Head,
     JSONDecodeError,

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ingest.event_schema import check_events
-from tests.trajectories.normalise.helpers import FIXTURES
+from tests.formats.normalise.helpers import FIXTURES
 
 
 def run(*args) -> tuple[dict, list[str]]:

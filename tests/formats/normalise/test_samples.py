@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.trajectories.normalise.helpers import (
+from formats.normalise import detect, normalise
+from formats.normalise.opencode_storage import normalise_storage
+from tests.formats.normalise.helpers import (
     FIXTURES,
     check_contract,
     counts,
     failed_calls,
     unanswered,
 )
-from trajectories.normalise import detect, normalise
-from trajectories.normalise.opencode_storage import normalise_storage
 
 SAMPLES = {
     # init, prompt, text+Bash+Write in one line, two results, text, result,

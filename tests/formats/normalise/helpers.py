@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from formats.normalise import Normalised
+from formats.normalise.lines import split_lines
 from ingest.event_schema import check_events
-from trajectories.normalise import Normalised
-from trajectories.normalise.lines import split_lines
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "transcripts"
 

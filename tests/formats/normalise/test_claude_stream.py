@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tests.trajectories.normalise.helpers import check_contract, counts, jsonl
-from trajectories.normalise import normalise
+from formats.normalise import normalise
+from tests.formats.normalise.helpers import check_contract, counts, jsonl
 
 SID = "0b5c-session"
 

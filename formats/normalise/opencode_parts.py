@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trajectories.normalise.lines import (
+from formats.normalise.lines import (
     as_text,
     event,
     ident,

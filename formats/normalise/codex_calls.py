@@ -7,7 +7,7 @@ from typing import Any
 
 import orjson
 
-from trajectories.normalise.lines import as_text, block_text, exit_code_of, span_ms
+from formats.normalise.lines import as_text, block_text, exit_code_of, span_ms
 
 # Newer shells format the output as "Exit code: 1\nWall time: …\nOutput:\n…".
 _EXIT = re.compile(r"^(?:Exit code:|Process exited with code) (-?\d+)", re.MULTILINE)

@@ -17,11 +17,11 @@ from typing import Any
 import orjson
 from django.conf import settings
 
-from trajectories.normalise import Normalised
-from trajectories.normalise.files import read_regular
-from trajectories.normalise.lines import Builder, as_text, event
-from trajectories.normalise.opencode_parts import error_event, part_event, step_tokens
-from trajectories.normalise.storable import storable
+from formats.normalise import Normalised
+from formats.normalise.files import read_regular
+from formats.normalise.lines import Builder, as_text, event
+from formats.normalise.opencode_parts import error_event, part_event, step_tokens
+from formats.normalise.storable import storable
 
 NAME = "opencode-storage"
 

@@ -38,8 +38,8 @@ from typing import Any
 
 import orjson
 
-from trajectories.normalise import Normalised, register
-from trajectories.normalise.lines import (
+from formats.normalise import Normalised, register
+from formats.normalise.lines import (
     Builder,
     Head,
     as_text,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tests.trajectories.normalise.helpers import check_contract, failed_calls, jsonl
-from trajectories.normalise import detect, normalise
+from formats.normalise import detect, normalise
+from tests.formats.normalise.helpers import check_contract, failed_calls, jsonl
 
 SID = "ses_abc"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trajectories.normalise.lines import (
+from formats.normalise.lines import (
     Builder,
     as_text,
     block_text,

@@ -74,7 +74,7 @@ def register(name: str, detector: Callable[[Any], bool]) -> Callable[[Normaliser
 
 
 def _storable(function: Normaliser) -> Normaliser:
-    from trajectories.normalise.storable import storable
+    from formats.normalise.storable import storable
 
     @functools.wraps(function)
     def run(data: bytes) -> Normalised:
@@ -115,7 +115,7 @@ class UnknownFormat(ValueError):
 def detect(data: bytes) -> str | None:
     """The name of the format ``data`` is written in, or None."""
     # Imported here: lines imports this package's types.
-    from trajectories.normalise.lines import Head
+    from formats.normalise.lines import Head
 
     head = Head(data)
     for name, looks_like in DETECTORS.items():

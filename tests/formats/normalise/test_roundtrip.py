@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from tests.trajectories.normalise.helpers import check_contract
-from trajectories.normalise import normalise
+from formats.normalise import normalise
+from tests.formats.normalise.helpers import check_contract
 
 FORMATS = {"claude-code": "claude-stream-json", "codex": "codex-exec", "opencode": "opencode-run"}
 

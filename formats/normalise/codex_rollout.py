@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from trajectories.normalise import Normalised, register
-from trajectories.normalise.codex_calls import duration_ms, output_and_code, parse_json_string
-from trajectories.normalise.lines import (
+from formats.normalise import Normalised, register
+from formats.normalise.codex_calls import duration_ms, output_and_code, parse_json_string
+from formats.normalise.lines import (
     Builder,
     Head,
     JSONDecodeError,
