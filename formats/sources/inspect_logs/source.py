@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,32 @@ def _text(value: Any) -> str:
 def _utc(value: Any) -> str | None:
     """An ISO 8601 time, kept as written (offsets included), or None."""
     return value if isinstance(value, str) and len(value) >= 19 and value[4] == "-" else None
+
+
+_STAMP = re.compile(rb'"timestamp":\s*"([^"]{19,40})"')
+
+
+def _duration(summary: dict[str, Any], raw: bytes | None) -> float:
+    """The sample's ``total_time``; else the span of its events' timestamps
+    (older logs say no more), found without parsing the sample; else 0."""
+    total = summary.get("total_time")
+    if isinstance(total, int | float) and not isinstance(total, bool) and total >= 0:
+        return float(total)
+    if raw:
+        first = _STAMP.search(raw)
+        last = None
+        tail = raw.rfind(b'"timestamp"')
+        if tail >= 0:
+            last = _STAMP.match(raw, tail)
+        if first and last:
+            try:
+                start = datetime.fromisoformat(first.group(1).decode())
+                end = datetime.fromisoformat(last.group(1).decode())
+                span = (end - start).total_seconds()
+            except (ValueError, TypeError):
+                return 0.0
+            return span if span >= 0 else 0.0
+    return 0.0
 
 
 @dataclass(frozen=True)
@@ -193,7 +220,8 @@ class InspectSource:
             or "1970-01-01T00:00:00Z"
         )
         started = _utc(s.get("started_at")) or _utc(stats.get("started_at")) or finished
-        duration = s.get("total_time") if isinstance(s.get("total_time"), int | float) else None
+        raw = log.sample(s["id"], s["epoch"])
+        duration = _duration(s, raw)
         usage = s.get("model_usage") if isinstance(s.get("model_usage"), dict) else {}
         tokens = {"input_tokens": 0, "output_tokens": 0}
         for counts in usage.values():
@@ -201,7 +229,6 @@ class InspectSource:
                 value = counts.get(key) if isinstance(counts, dict) else None
                 if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
                     tokens[key] += value
-        raw = log.sample(s["id"], s["epoch"])
         notes = []
         if of > 1:
             notes.append(

@@ -1,0 +1,94 @@
+import argparse
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from ingest.cli_progress import TerminalProgress
+from ingest.harbor.source import HarborSource
+from ingest.imports import Action, recorded_import
+from ingest.inspect_logs import inspect_release
+from ingest.locks import ImportBusy
+from ingest.management.commands.import_harbor import threshold
+from ingest.management.outcome import report_import
+from ingest.models import ImportRecord
+from leaderboard.scoring import DEFAULT_REWARD_THRESHOLD
+
+
+class Command(BaseCommand):
+    help = (
+        "Import Inspect AI logs (.eval or .json files, or folders of them) as a pass-rate "
+        "bench: samples are tasks, epochs trials, each log's model a model. The logs are "
+        "the whole bench."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("paths", nargs="+", metavar="PATH")
+        parser.add_argument("--bench", required=True, help="the bench id (a slug)")
+        parser.add_argument("--title", help="the bench title (default: the logs' task)")
+        parser.add_argument(
+            "--dry-run", action="store_true", help="validate and report; write nothing"
+        )
+        parser.add_argument(
+            "--staged", action="store_true", help="keep new batches staff-only until published"
+        )
+        parser.add_argument(
+            "--pass-threshold",
+            type=threshold,
+            default=DEFAULT_REWARD_THRESHOLD,
+            help="a trial passes when its scorer's value reads at least this (C is 1, P 0.5, "
+            "I and N 0; numbers as they are; default 1.0)",
+        )
+        parser.add_argument(
+            "--scrub",
+            action=argparse.BooleanOptionalAction,
+            default=True,
+            help="rewrite internal host names and home paths in the samples and report each "
+            "rewrite (the default); --no-scrub keeps the bytes verbatim and refuses them",
+        )
+
+    def handle(self, *args, paths, bench, dry_run, staged, scrub, **options):
+        started = time.monotonic()
+        shown = " ".join(str(p).rstrip("/") for p in paths)
+
+        @contextmanager
+        def opener() -> Iterator[HarborSource]:
+            release, notes = inspect_release(
+                [Path(p) for p in paths],
+                bench=bench,
+                title=options["title"],
+                threshold=options["pass_threshold"],
+                scrub=scrub,
+            )
+            for line in notes:
+                self.stdout.write(line)
+            with release as source:
+                yield source
+
+        progress = TerminalProgress(self.stderr._out)
+        try:
+            done = recorded_import(
+                path=shown,
+                name=shown,
+                via=ImportRecord.Via.COMMAND,
+                action=Action.DRY_RUN if dry_run else Action.IMPORT,
+                holder=f"import_inspect {shown[:200]} (pid {os.getpid()})",
+                staged=staged,
+                scrub=scrub,
+                progress=progress,
+                bench=bench,
+                opener=opener,
+            )
+        except ImportBusy as exc:
+            raise CommandError(str(exc)) from None
+        finally:
+            progress.close()
+        report_import(
+            self,
+            done,
+            started=started,
+            noop="nothing changed: the database already holds these logs",
+        )
