@@ -288,6 +288,14 @@ class InspectSource:
         }
         if raw is not None:
             files["transcript.jsonl"] = raw
+        else:
+            # A summary without its sample: no transcript and an empty trajectory
+            # (v1 requires the one file, and events must come from somewhere).
+            files["transcript.jsonl"] = b""
+            harness = self.models[trial.model].harness
+            files["trajectory.json"] = dump(
+                {"schema": "v1", "harness": harness, "model": trial.model, "events": []}
+            )
         return files
 
     def close(self) -> None:
