@@ -191,7 +191,12 @@ def normalise_inspect_sample(data: bytes) -> Normalised:
     try:
         sample = orjson.loads(data)
     except orjson.JSONDecodeError:
-        return _not_a_sample(data)
+        # Bad bytes in a string (a tool printed Latin-1) read as U+FFFD, as
+        # the line formats read them; anything else is no sample.
+        try:
+            sample = orjson.loads(data.decode("utf-8", "replace"))
+        except orjson.JSONDecodeError:
+            return _not_a_sample(data)
     if not isinstance(sample, dict) or not isinstance(sample.get("messages"), list):
         return _not_a_sample(data)
     messages: list = sample["messages"]
