@@ -197,7 +197,10 @@ def header(model: str, records: list[dict[str, Any]], *, task: str = TASK) -> di
     reading = {"C": 1.0, "P": 0.5, "I": 0.0}
     by_sample: dict[Any, list[float]] = {}
     for r in records:
-        by_sample.setdefault(r["id"], []).append(reading[r["scores"]["includes"]["value"]])
+        value = r["scores"]["includes"]["value"]
+        by_sample.setdefault(r["id"], []).append(
+            reading.get(value, 0.0) if isinstance(value, str) else 0.0
+        )
     means = [sum(v) / len(v) for v in by_sample.values()]
     accuracy = sum(means) / len(means) if means else 0.0
     ids = sorted(by_sample)
