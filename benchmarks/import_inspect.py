@@ -47,9 +47,11 @@ def write_log(path: Path, samples: int, turns: int) -> None:
 
 
 def child(log: str, db: str, page: bool) -> None:
+    """Import ``log`` (an Inspect log, or with ``release:`` a v1 release folder)."""
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost")
+    os.environ["BENCHVIEW_PAGE_CACHE_S"] = "0"
     import django
 
     django.setup()
@@ -60,8 +62,14 @@ def child(log: str, db: str, page: bool) -> None:
     import io
 
     started = time.perf_counter()
-    call_command("import_inspect", log, bench="bench", stdout=io.StringIO(), stderr=io.StringIO())
+    quiet = {"stdout": io.StringIO(), "stderr": io.StringIO()}
+    if log.startswith("release:"):
+        call_command("import_release", log.removeprefix("release:"), **quiet)
+    else:
+        call_command("import_inspect", log, bench="bench", **quiet)
     took = time.perf_counter() - started
+    if os.environ.get("BENCH_EXPORT"):
+        call_command("export_release", "bench", os.environ["BENCH_EXPORT"], **quiet)
     from leaderboard.models import Attempt
     from trajectories.models import Event
 
@@ -82,8 +90,12 @@ def child(log: str, db: str, page: bool) -> None:
         started = time.perf_counter()
         response = client.get(url)
         body = b"".join(response.streaming_content) if response.streaming else response.content
-        result.update(page_s=time.perf_counter() - started, page_kb=len(body) / 1024,
-                      status=response.status_code)  # fmt: skip
+        cold = time.perf_counter() - started
+        # Then warm (templates compiled), the rendered-page cache off (BENCHVIEW_PAGE_CACHE_S=0).
+        started = time.perf_counter()
+        client.get(url)
+        result.update(page_s=cold, warm_s=time.perf_counter() - started,
+                      page_kb=len(body) / 1024, status=response.status_code)  # fmt: skip
     print(json.dumps(result))
 
 
@@ -95,14 +107,16 @@ def write_in_child(log: Path, samples: int, turns: int) -> None:
     )
 
 
-def run(log: Path, work: Path, page: bool) -> dict:
-    db = work / f"{log.stem}.sqlite3"
+def run(log: Path | str, work: Path, page: bool, export: Path | None = None) -> dict:
+    db = work / f"{Path(str(log)).stem}-{'v1' if str(log).startswith('release:') else 'in'}.sqlite3"
     db.unlink(missing_ok=True)
+    env = {**os.environ, **({"BENCH_EXPORT": str(export)} if export else {})}
     out = subprocess.run(
         [sys.executable, __file__, "--child", str(log), str(db), "1" if page else ""],
         capture_output=True,
         text=True,
         check=True,
+        env=env,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -126,7 +140,8 @@ def main() -> None:
         for turns in map(int, args.turns.split(",")):
             log = work / f"long-{turns}.eval"
             write_in_child(log, 1, turns)
-            got = run(log, work, page=True)
+            got = run(log, work, page=True, export=work / f"v1-{turns}")
+            v1 = run(f"release:{work / f'v1-{turns}'}", work, page=False)
             with zipfile.ZipFile(log) as archive:
                 inflated = archive.getinfo("samples/1_epoch_1.json").file_size
             print(
@@ -134,8 +149,13 @@ def main() -> None:
                 f"(sample {inflated / 1024**2:.1f} MiB inflated), "
                 f"{got['events']:>6} events, import {got['seconds']:6.2f} s, "
                 f"peak {got['peak_mib']:6.1f} MiB (Django at rest {got['before_mib']:.1f}); "
-                f"attempt page {got['page_s']:.2f} s, {got['page_kb']:.0f} KiB, "
+                f"attempt page {got['page_s']:.2f} s cold, {got['warm_s']:.2f} s warm, "
+                f"{got['page_kb']:.0f} KiB, "
                 f"HTTP {got['status']}"
+            )
+            print(
+                f"  {'':>6}  the same exported as a v1 release, import_release: "
+                f"{v1['seconds']:6.2f} s, peak {v1['peak_mib']:6.1f} MiB"
             )
         print("many samples of 50 turns:")
         for samples in map(int, args.samples.split(",")):

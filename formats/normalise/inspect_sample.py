@@ -34,11 +34,11 @@ sample gives no events and every line unmapped.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
 from formats.normalise import Normalised, register
+from formats.normalise.json_walk import Document, NotAnObject
 from formats.normalise.lines import (
     Builder,
     Head,
@@ -149,29 +149,61 @@ def _first_call_id(message: dict) -> str | None:
     return None
 
 
-def _model_name(sample: dict, events: list) -> str:
-    for event in events:
-        if (
-            isinstance(event, dict)
-            and event.get("event") == "model"
-            and type(event.get("model")) is str
-        ):
-            return event["model"]
-    usage = sample.get("model_usage")
+@dataclass
+class _Facts:
+    """What the events say that messages do not, kept small: the events are
+    walked once and dropped, so a long sample is never held parsed."""
+
+    # Per event, in order: (kind, ts, detail): a model event's tokens and
+    # error, a tool event's duration, an error event's text.
+    events: list[tuple[str | None, str | None, Any]] = field(default_factory=list)
+    model_by_message: dict[str, int] = field(default_factory=dict)  # message/call id -> event
+    tool_by_call: dict[str, int] = field(default_factory=dict)  # tool call id -> event
+    model: str | None = None
+    tool_count: int = 0
+
+    def add(self, event: Any) -> None:
+        i = len(self.events)
+        if not isinstance(event, dict):
+            self.events.append((None, None, None))
+            return
+        kind = event.get("event")
+        kind = kind if type(kind) is str else None
+        ts = iso_ts(event.get("timestamp"))
+        detail: Any = None
+        if kind == "model":
+            if self.model is None and type(event.get("model")) is str:
+                self.model = event["model"]
+                tools = event.get("tools")
+                self.tool_count = len(tools) if isinstance(tools, list) else 0
+            said = _output_message(event)
+            if said is not None:
+                for key in (said.get("id"), _first_call_id(said)):
+                    if type(key) is str:
+                        self.model_by_message.setdefault(key, i)
+            output = event.get("output")
+            tokens = _tokens(output.get("usage") if isinstance(output, dict) else None)
+            error = as_text(event["error"]) if event.get("error") else None
+            detail = (tokens, error)
+        elif kind == "tool":
+            if type(event.get("id")) is str:
+                self.tool_by_call.setdefault(event["id"], i)
+            detail = _span_ms(event.get("timestamp"), event.get("completed"))
+        elif kind == "error" and isinstance(event.get("error"), dict):
+            detail = as_text(event["error"].get("message")) or "error"
+        self.events.append((kind, ts, detail))
+
+
+def _model_name(values: dict, facts: _Facts) -> str:
+    if facts.model:
+        return facts.model
+    usage = values.get("model_usage")
     if isinstance(usage, dict) and usage:
         return str(next(iter(usage)))
-    output = sample.get("output")
+    output = values.get("output")
     if isinstance(output, dict) and type(output.get("model")) is str:
         return output["model"]
     return "unknown"
-
-
-def _tool_count(events: list) -> int:
-    for event in events:
-        if isinstance(event, dict) and event.get("event") == "model":
-            tools = event.get("tools")
-            return len(tools) if isinstance(tools, list) else 0
-    return 0
 
 
 def _span_ms(start: Any, end: Any) -> float | None:
@@ -186,65 +218,115 @@ def _not_a_sample(data: bytes) -> Normalised:
     return out.done()
 
 
+# The sample's keys whose values can grow with its length: walked, never held.
+_LARGE = ("messages", "events", "message_pool", "call_pool")
+
+
 @register(FORMAT, looks_like_inspect_sample)
 def normalise_inspect_sample(data: bytes) -> Normalised:
+    # Bad bytes in a string (a tool printed Latin-1) read as U+FFFD, as the
+    # line formats read them.
     try:
-        sample = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        # Bad bytes in a string (a tool printed Latin-1) read as U+FFFD, as
-        # the line formats read them; anything else is no sample.
-        try:
-            sample = orjson.loads(data.decode("utf-8", "replace"))
-        except orjson.JSONDecodeError:
-            return _not_a_sample(data)
-    if not isinstance(sample, dict) or not isinstance(sample.get("messages"), list):
+        doc = Document(data.decode("utf-8", "replace"), _LARGE)
+    except NotAnObject:
         return _not_a_sample(data)
-    messages: list = sample["messages"]
-    events = sample.get("events") if isinstance(sample.get("events"), list) else []
-    m = len(messages)
-    text = _Text(sample.get("attachments"))
-    out = Builder(FORMAT)
-    out.meta.update(
-        {
-            "sample_id": sample.get("id"),
-            "epoch": sample.get("epoch"),
-            "model": _model_name(sample, events),
-            "messages": m,
-            "events": len(events),
-        }
-    )
-    if isinstance(sample.get("model_usage"), dict):
-        out.meta["model_usage"] = sample["model_usage"]
+    if "messages" not in doc.arrays:
+        return _not_a_sample(data)
+    facts = _Facts()
+    try:
+        doc.walk("events", facts.add)
+        out = _Mapper(doc, facts).run()
+    except NotAnObject:
+        return _not_a_sample(data)
+    return out.done()
 
-    # What events add to messages, found in one pass over the events.
-    model_by_message: dict[str, int] = {}  # message id or first tool call id -> item
-    tool_by_call: dict[str, int] = {}  # tool call id -> item
-    for i, event in enumerate(events):
-        if not isinstance(event, dict):
-            continue
-        kind = event.get("event")
-        if kind == "model":
-            said = _output_message(event)
-            if said is not None:
-                for key in (said.get("id"), _first_call_id(said)):
-                    if type(key) is str:
-                        model_by_message.setdefault(key, i)
-        elif kind == "tool" and type(event.get("id")) is str:
-            tool_by_call.setdefault(event["id"], i)
 
-    used: set[int] = set()  # event positions (0-based) that are some event's source
-    calls: dict[str, dict] = {}  # open tool calls by id
-    model = out.meta["model"]
-    tool_count = _tool_count(events)
-    for n, message in enumerate(messages, start=1):
+class _Mapper:
+    """The messages, walked one at a time, to events; then what the events add."""
+
+    def __init__(self, doc: Document, facts: _Facts):
+        self.doc = doc
+        self.facts = facts
+        self.text = _Text(doc.values.get("attachments"))
+        self.out = Builder(FORMAT)
+        self.model = _model_name(doc.values, facts)
+        self.n = 0  # the message being read (1-based)
+        self.calls: dict[str, dict] = {}  # open tool calls by id
+        self.used: set[int] = set()  # events (0-based) that are some event's source
+        # (event, event position) pairs, sourced once the number of messages is known.
+        self.later: list[tuple[dict, int]] = []
+
+    def run(self) -> Builder:
+        out, facts, values = self.out, self.facts, self.doc.values
+        self.doc.walk("messages", self.message)
+        m = self.n
+        for ev, at in self.later:
+            out.source(ev, m + at + 1)
+        out.meta.update(
+            {
+                "sample_id": values.get("id"),
+                "epoch": values.get("epoch"),
+                "model": self.model,
+                "messages": m,
+                "events": len(facts.events),
+            }
+        )
+        if isinstance(values.get("model_usage"), dict):
+            out.meta["model_usage"] = values["model_usage"]
+        for i, (kind, ts, detail) in enumerate(facts.events):
+            if i in self.used:
+                continue
+            item = m + i + 1
+            if kind == "error" and detail is not None:
+                ev = {"index": -1, "type": "error", "text": detail, "source": "harness"}
+            elif kind == "model" and detail[1]:
+                ev = {"index": -1, "type": "error", "text": detail[1], "source": "provider"}
+            elif kind == "model":
+                out.skip(item, "model event (its output is not among the messages)")
+                continue
+            elif kind is None and ts is None and detail is None:
+                out.skip(item, "event is not an object or has no kind")
+                continue
+            else:
+                out.skip(item, f"{kind} event")
+                continue
+            if ts:
+                ev["ts"] = ts
+            out.add(ev, item)
+        self._ending(m + len(facts.events))
+        return out
+
+    def _ending(self, last: int) -> None:
+        """The sample's own error and limit have no item of their own: they are
+        sourced to its last item, where the run ended (no longer unmapped then)."""
+        out, values = self.out, self.doc.values
+        ending = []
+        error = values.get("error")
+        if isinstance(error, dict):
+            ending.append(as_text(error.get("message")) or "the sample raised")
+        limit = values.get("limit")
+        if isinstance(limit, dict):
+            said = f"{as_text(limit.get('type')) or 'a'} limit reached"
+            if limit.get("limit") is not None:
+                said += f" (limit {as_text(limit.get('limit'))})"
+            ending.append(said)
+        if ending and last:
+            out.unmapped = [u for u in out.unmapped if u.line != last]
+            for said in ending:
+                out.add({"index": -1, "type": "error", "text": said, "source": "harness"}, last)
+
+    def message(self, message: Any) -> None:
+        self.n += 1
+        n, out = self.n, self.out
         if not isinstance(message, dict):
             out.skip(n, "message is not an object")
-            continue
+            return
         role = message.get("role")
-        content, reasoning = text.parts(message.get("content"))
+        content, reasoning = self.text.parts(message.get("content"))
         ts = iso_ts(message.get("timestamp"))
         if role == "system":
-            ev = {"index": -1, "type": "system", "model": model, "tool_count": tool_count}
+            ev = {"index": -1, "type": "system", "model": self.model}
+            ev["tool_count"] = self.facts.tool_count
             if ts:
                 ev["ts"] = ts
             ev["text"] = content
@@ -252,118 +334,75 @@ def normalise_inspect_sample(data: bytes) -> Normalised:
         elif role == "user":
             out.add_text("user", ts, content, n)
         elif role == "assistant":
-            call_list = message.get("tool_calls")
-            call_list = call_list if isinstance(call_list, list) else []
-            key = message.get("id") if type(message.get("id")) is str else None
-            found = model_by_message.get(key) if key else None
-            if found is None and _first_call_id(message):
-                found = model_by_message.get(_first_call_id(message))
-            model_event = events[found] if found is not None else None
-            if model_event is not None and ts is None:
-                ts = iso_ts(model_event.get("timestamp"))
-            made: list[dict] = []
-            for said in reasoning:
-                made.append(out.add_text("reasoning", ts, said, n))
-            if content:
-                made.append(out.add_text("message", ts, content, n))
-            for call in call_list:
-                if not isinstance(call, dict):
-                    continue
-                name = call.get("function")
-                ev = {"index": -1, "type": "tool_call"}
-                if ts:
-                    ev["ts"] = ts
-                ev["tool"] = name if type(name) is str and name else "unknown"
-                ev["input"] = text.deep(call.get("arguments"))
-                ev["result"] = None
-                if call.get("parse_error"):
-                    ev["parse_error"] = as_text(call.get("parse_error"))
-                out.add(ev, n)
-                made.append(ev)
-                call_id = call.get("id")
-                if type(call_id) is str:
-                    calls[call_id] = ev
-                    at = tool_by_call.get(call_id)
-                    if at is not None:
-                        tool_event = events[at]
-                        if iso_ts(tool_event.get("timestamp")):
-                            ev["ts"] = iso_ts(tool_event.get("timestamp"))
-                        spent = _span_ms(tool_event.get("timestamp"), tool_event.get("completed"))
-                        if spent is not None:
-                            ev["duration_ms"] = spent
-                        out.source(ev, m + at + 1)
-                        used.add(at)
-            if not made:
-                out.skip(n, "assistant message with no text and no tool call")
-                continue
-            if model_event is not None:
-                tokens = _tokens((model_event.get("output") or {}).get("usage"))
-                if tokens:
-                    made[0]["tokens"] = tokens
-                out.source(made[0], m + found + 1)
-                used.add(found)
+            self._assistant(message, content, reasoning, ts)
         elif role == "tool":
-            call_id = message.get("tool_call_id")
-            ev = calls.pop(call_id, None) if type(call_id) is str else None
-            if ev is None:
-                out.skip(n, "tool result with no call before it")
-                continue
-            error = message.get("error")
-            output = content
-            if isinstance(error, dict):
-                said = as_text(text.resolve(error.get("message")))
-                kind = as_text(error.get("type")) or "error"
-                output = f"{output}\n[{kind}] {said}" if output else f"[{kind}] {said}"
-            ev["result"] = result(not error, output)
-            out.source(ev, n)
+            self._tool(message, content)
         else:
             out.skip(n, f"message role {as_text(role)!r}")
 
-    for i, event in enumerate(events):
-        if i in used:
-            continue
-        item = m + i + 1
-        if not isinstance(event, dict):
-            out.skip(item, "event is not an object")
-            continue
-        kind = event.get("event")
-        ts = iso_ts(event.get("timestamp"))
-        if kind == "error" and isinstance(event.get("error"), dict):
-            said = as_text(event["error"].get("message")) or "error"
-            ev = {"index": -1, "type": "error", "text": said, "source": "harness"}
+    def _assistant(self, message: dict, content: str, reasoning: list[str], ts: str | None):
+        n, out, facts = self.n, self.out, self.facts
+        call_list = message.get("tool_calls")
+        call_list = call_list if isinstance(call_list, list) else []
+        key = message.get("id") if type(message.get("id")) is str else None
+        found = facts.model_by_message.get(key) if key else None
+        if found is None and _first_call_id(message):
+            found = facts.model_by_message.get(_first_call_id(message))
+        if found is not None and ts is None:
+            ts = facts.events[found][1]
+        made: list[dict] = []
+        for said in reasoning:
+            made.append(out.add_text("reasoning", ts, said, n))
+        if content:
+            made.append(out.add_text("message", ts, content, n))
+        for call in call_list:
+            if not isinstance(call, dict):
+                continue
+            name = call.get("function")
+            ev: dict[str, Any] = {"index": -1, "type": "tool_call"}
             if ts:
                 ev["ts"] = ts
-            out.add(ev, item)
-        elif kind == "model" and event.get("error"):
-            ev = {
-                "index": -1,
-                "type": "error",
-                "text": as_text(event["error"]),
-                "source": "provider",
-            }
-            if ts:
-                ev["ts"] = ts
-            out.add(ev, item)
-        elif kind == "model":
-            out.skip(item, "model event (its output is not among the messages)")
-        else:
-            out.skip(item, f"{as_text(kind) or 'unknown'} event")
+            ev["tool"] = name if type(name) is str and name else "unknown"
+            ev["input"] = self.text.deep(call.get("arguments"))
+            ev["result"] = None
+            if call.get("parse_error"):
+                ev["parse_error"] = as_text(call.get("parse_error"))
+            out.add(ev, n)
+            made.append(ev)
+            call_id = call.get("id")
+            if type(call_id) is str:
+                self.calls[call_id] = ev
+                at = facts.tool_by_call.get(call_id)
+                if at is not None and at not in self.used:
+                    _, tool_ts, spent = facts.events[at]
+                    if tool_ts:
+                        ev["ts"] = tool_ts
+                    if spent is not None:
+                        ev["duration_ms"] = spent
+                    self.later.append((ev, at))
+                    self.used.add(at)
+        if not made:
+            out.skip(n, "assistant message with no text and no tool call")
+            return
+        if found is not None and found not in self.used:
+            tokens = facts.events[found][2][0]
+            if tokens:
+                made[0]["tokens"] = tokens
+            self.later.append((made[0], found))
+            self.used.add(found)
 
-    # The sample's own error and limit have no item of their own: they are
-    # sourced to its last item, where the run ended (no longer unmapped then).
-    last = m + len(events)
-    ending = []
-    error = sample.get("error")
-    if isinstance(error, dict):
-        ending.append(as_text(error.get("message")) or "the sample raised")
-    limit = sample.get("limit")
-    if isinstance(limit, dict):
-        said = f"{as_text(limit.get('type')) or 'a'} limit reached"
-        if limit.get("limit") is not None:
-            said += f" (limit {as_text(limit.get('limit'))})"
-        ending.append(said)
-    if ending and last:
-        out.unmapped = [u for u in out.unmapped if u.line != last]
-        for said in ending:
-            out.add({"index": -1, "type": "error", "text": said, "source": "harness"}, last)
-    return out.done()
+    def _tool(self, message: dict, content: str) -> None:
+        n, out = self.n, self.out
+        call_id = message.get("tool_call_id")
+        ev = self.calls.pop(call_id, None) if type(call_id) is str else None
+        if ev is None:
+            out.skip(n, "tool result with no call before it")
+            return
+        error = message.get("error")
+        output = content
+        if isinstance(error, dict):
+            said = as_text(self.text.resolve(error.get("message")))
+            kind = as_text(error.get("type")) or "error"
+            output = f"{output}\n[{kind}] {said}" if output else f"[{kind}] {said}"
+        ev["result"] = result(not error, output)
+        out.source(ev, n)
