@@ -10,9 +10,17 @@ from __future__ import annotations
 
 # canonical name -> the spellings harnesses use (compared case-insensitively).
 TOOL_ALIASES: dict[str, tuple[str, ...]] = {
-    "bash": ("bash", "shell", "local_shell", "exec_command", "run_command", "terminal"),
+    "bash": (
+        "bash",
+        "shell",
+        "local_shell",
+        "exec_command",
+        "run_command",
+        "terminal",
+        "bash_session",
+    ),
     "read": ("read", "read_file", "view"),
-    "edit": ("edit", "multiedit", "apply_patch", "str_replace_based_edit_tool"),
+    "edit": ("edit", "multiedit", "apply_patch", "str_replace_based_edit_tool", "text_editor"),
     "write": ("write", "write_file", "create_file"),
     "grep": ("grep", "ripgrep", "rg"),
     "glob": ("glob", "find_files", "list_files"),

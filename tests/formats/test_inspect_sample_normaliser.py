@@ -132,3 +132,11 @@ def test_what_is_no_sample_gives_no_events_and_every_line_unmapped(data, reason)
     result = normalise(data, "inspect-sample")
     assert result.events == []
     assert [(u.line, u.reason) for u in result.unmapped] == [(1, reason)]
+
+
+def test_inspects_tool_names_join_their_families():
+    from formats.tools import canonical_tool
+
+    assert canonical_tool("bash_session") == "bash"
+    assert canonical_tool("text_editor") == "edit"
+    assert canonical_tool("python") == "python"  # a family of its own
