@@ -20,9 +20,15 @@ import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy
 from django.conf import settings
+
+if TYPE_CHECKING:
+    import numpy
+
+# numpy is imported where it is used: it takes about 0.3 s to load, and the
+# site's start (``benchview view`` serving a cached database) never needs it.
 
 RESAMPLES = 10_000
 LEVEL = 0.95
@@ -31,6 +37,8 @@ TIE = 1e-9
 
 
 def _rng(seed: str) -> numpy.random.Generator:
+    import numpy
+
     digest = hashlib.sha256(seed.encode()).digest()
     return numpy.random.default_rng(int.from_bytes(digest[:8], "big"))
 
@@ -58,6 +66,8 @@ def resampled_means(
     A resample draws n tasks with replacement; as counts per task it is one
     row of weights, and all columns' resampled means are one matrix product.
     """
+    import numpy
+
     v = numpy.asarray(values, dtype=float)
     n, columns = v.shape
     rng = _rng(seed)
@@ -92,6 +102,8 @@ def paired_intervals(
     (tasks × pairs): every pair is resampled with the same task draws. The
     interval is the percentile one: the middle ``level`` of the resampled means.
     """
+    import numpy
+
     d = numpy.asarray(differences, dtype=float)
     if d.ndim == 1:
         d = d[:, None]
@@ -119,6 +131,8 @@ class RankInterval:
 def draw_ranks(means: numpy.ndarray) -> numpy.ndarray:
     """Competition ranks within each row of ``means`` (draws × models): 1 plus
     the number of models whose mean is higher by more than ``TIE``."""
+    import numpy
+
     draws, models = means.shape
     # Scores lie in [0, 1]: shifting row r by 2r lays every row's sorted values
     # out in one increasing array, so one searchsorted ranks all draws at once.
@@ -144,6 +158,8 @@ def rank_intervals(
     of its ranks, so a model far above the rest reads "1" and models within
     noise of each other share ranks, with no chain from top to bottom.
     """
+    import numpy
+
     if not len(values) or not len(values[0]):
         return []
     means = resampled_means(numpy.asarray(values, dtype=float).T, seed=seed, resamples=resamples)
@@ -166,6 +182,8 @@ def paired_interval(
     a: Sequence[float], b: Sequence[float], *, seed: str, resamples: int = RESAMPLES
 ) -> PairedInterval | None:
     """The mean of ``a - b`` over tasks with its bootstrap interval; None without tasks."""
+    import numpy
+
     if len(a) != len(b):
         raise ValueError("paired scores need the same tasks on both sides")
     found = paired_intervals(
@@ -206,6 +224,8 @@ class Record:
 
 def record(a: Sequence[float], b: Sequence[float]) -> Record:
     """Tasks where A scored higher, the same (within ``TIE``), lower."""
+    import numpy
+
     d = numpy.asarray(a, dtype=float) - numpy.asarray(b, dtype=float)
     wins, losses = int((d > TIE).sum()), int((d < -TIE).sum())
     return Record(wins, len(d) - wins - losses, losses)

@@ -37,7 +37,7 @@ from leaderboard.models import (
     Model,
     Task,
 )
-from leaderboard.scoring import EXCEPTION_FLAG_PREFIX, LEFT_OUT, trials_figure
+from leaderboard.scoring import EXCEPTION_FLAG_PREFIX, LEFT_OUT, Cell, passes, trials_figure
 from leaderboard.visibility import can_see_staged
 
 # How an empty flag list reads as JSON text (SQLite, PostgreSQL).
@@ -366,6 +366,42 @@ def task_attempts(task: Task) -> list[Attempt]:
         .defer("summary", "model__extras", "model__by_surface")
         .order_by("model__rank", "model__slug", "pk")
     )
+
+
+@dataclass(frozen=True)
+class TaskTrials:
+    """One model's trials of one task: the figure the leaderboard counts for the
+    task (the mean over its counted trials), and how many trials passed."""
+
+    value: float
+    passed: int
+    total: int
+    further: tuple[int, ...]  # the further trials' numbers, for their links
+
+
+def task_trials(attempts: list[Attempt]) -> dict[int, TaskTrials]:
+    """model pk -> its trials of the task of ``attempts`` (their first trials):
+    one query for the further trials, none when no model ran the task twice."""
+    if not attempts:
+        return {}
+    further: dict[int, list[tuple[int, float | None]]] = defaultdict(list)
+    rows = Attempt.all_trials.filter(task_id=attempts[0].task_id, trial__gt=0)
+    for model_id, trial, score, flags in rows.order_by("trial").values_list(
+        "model_id", "trial", "score", "flags"
+    ):
+        further[model_id].append((trial, None if LEFT_OUT in flags else score))
+    found = {}
+    for a in attempts:
+        runs = further.get(a.model_id, [])
+        # The same Cell the import scores with, so the row equals the matrix and the board.
+        cell = Cell(score=a.score, flags=tuple(a.flags), trials=tuple(s for _, s in runs))
+        found[a.model_id] = TaskTrials(
+            value=cell.value,
+            passed=sum(1 for s in cell.scores if passes(s)),
+            total=1 + len(runs),
+            further=tuple(n for n, _ in runs),
+        )
+    return found
 
 
 def task_check_results(attempts: list[Attempt]) -> dict[int, dict[str, bool]]:

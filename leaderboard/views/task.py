@@ -32,6 +32,9 @@ class ResultRow:
     outcome_cells: SafeString
     model_href: str
     attempt_href: str
+    trials: queries.TaskTrials
+    # (trial number, its page) for each further trial of the model on the task.
+    trial_links: list[tuple[int, str]]
 
 
 def task(request, bench: str, task: str):
@@ -40,6 +43,7 @@ def task(request, bench: str, task: str):
     checks = queries.task_checks(entry)
     attempts = queries.task_attempts(entry)
     results = queries.task_check_results(attempts)
+    trials = queries.task_trials(attempts)
     names = [c.name for c in checks]
     rows = []
     for a in attempts:
@@ -50,6 +54,11 @@ def task(request, bench: str, task: str):
                 outcome_cells=mark_safe("".join(OUTCOME_CELLS[outcomes.get(n)] for n in names)),
                 model_href=reverse("model", args=[bench.slug, a.model.slug]),
                 attempt_href=reverse("attempt", args=[bench.slug, a.model.slug, entry.slug]),
+                trials=trials[a.model_id],
+                trial_links=[
+                    (n, reverse("attempt-trial", args=[bench.slug, a.model.slug, entry.slug, n]))
+                    for n in trials[a.model_id].further
+                ],
             )
         )
     fmt = download.wanted(request)
@@ -57,9 +66,17 @@ def task(request, bench: str, task: str):
         return download.table_response(
             fmt,
             name=f"{bench.slug}-{entry.slug}",
-            columns=["model", "score", *names],
+            # The score is the model's on the task over every trial, as the
+            # leaderboard counts it; the checks are its first trial's.
+            columns=["model", "score", "passed", "trials", *names],
             rows=(
-                [a.model.slug, a.score, *(results.get(a.pk, {}).get(n) for n in names)]
+                [
+                    a.model.slug,
+                    trials[a.model_id].value,
+                    trials[a.model_id].passed,
+                    trials[a.model_id].total,
+                    *(results.get(a.pk, {}).get(n) for n in names),
+                ]
                 for a in attempts
             ),
         )
@@ -79,6 +96,7 @@ def task(request, bench: str, task: str):
             "pair_a": pair[0],
             "pair_b": pair[1],
             "percent": bench.is_pass_fail,
+            "several_trials": any(t.total > 1 for t in trials.values()),
         },
     )
 

@@ -206,3 +206,23 @@ def test_every_page_file_and_api_gives_each_model_the_same_score(bench, client):
             assert text in versus and label(other) in versus
             gap = client.get(url, {"format": "json"}).json()["mean_difference"]
             assert gap == pytest.approx(want - other.score, abs=1e-12)
+
+
+def test_the_task_page_gives_each_model_its_mean_over_every_trial(bench, client):
+    models = by_prefix()
+    for task in ("t1", "t2", "t3", "t4"):
+        url = reverse("task", args=["hb", task])
+        html = client.get(url).content.decode()
+        text = client.get(url, {"format": "csv"}).content.decode()
+        table = {r["model"]: r for r in csv.DictReader(io.StringIO(text))}
+        for (name, _agent), tasks in REWARDS.items():
+            model, rewards = models[name], tasks[task]
+            want = sum(rewards) / len(rewards)
+            row = table[model.slug]
+            assert float(row["score"]) == pytest.approx(want, abs=1e-12)
+            assert (int(row["passed"]), int(row["trials"])) == (sum(rewards), 3)
+            cells = html.split(f">{model.display_name}</a></th>", 1)[1].split("</tr>", 1)[0]
+            assert f"{want:.1%}" in cells
+            assert f"{sum(rewards)} of 3 trials passed" in cells
+            for n in (1, 2):
+                assert reverse("attempt-trial", args=["hb", model.slug, task, n]) in cells
