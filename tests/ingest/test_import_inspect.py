@@ -204,3 +204,14 @@ def test_unknown_fields_are_ignored_and_a_value_with_no_reading_is_unscored(tmp_
 def test_what_is_no_inspect_log_is_refused_saying_what_was_looked_for(tmp_path):
     (tmp_path / "notes.txt").write_text("hello")
     assert "no Inspect log (.eval zip or .json) found" in _refused(tmp_path)
+
+
+def test_make_demo_imports_the_sample_inspect_logs_and_the_readme_names_them():
+    root = Path(__file__).resolve().parents[2]
+    demo = (root / "Makefile").read_text().split("\ndemo:", 1)[1].split("\n\n", 1)[0]
+    assert "import_inspect $(INSPECT_DIR) --bench inspect-ctf" in demo
+    from samplegen.inspect_logs import EPOCHS, MODELS, SAMPLES
+
+    readme = (root / "README.md").read_text()
+    assert "(`/inspect-ctf/`)" in readme
+    assert f"{len(MODELS)} models on {SAMPLES}\n  samples, two epochs" in readme and EPOCHS == 2
