@@ -47,7 +47,9 @@ from formats.normalise.lines import (
     read_lines,
     result,
     span_ms,
+    tool_name,
     ts_ms,
+    whole,
 )
 
 FORMAT = "inspect-sample"
@@ -126,8 +128,8 @@ class _Text:
 def _tokens(usage: Any) -> dict[str, int] | None:
     if not isinstance(usage, dict):
         return None
-    got = usage.get("input_tokens"), usage.get("output_tokens")
-    if all(type(v) is int and v >= 0 for v in got):
+    got = whole(usage.get("input_tokens")), whole(usage.get("output_tokens"))
+    if all(v is not None and v >= 0 for v in got):
         return {"input": got[0], "output": got[1]}
     return None
 
@@ -362,7 +364,7 @@ class _Mapper:
             ev: dict[str, Any] = {"index": -1, "type": "tool_call"}
             if ts:
                 ev["ts"] = ts
-            ev["tool"] = name if type(name) is str and name else "unknown"
+            ev["tool"] = tool_name(name)
             ev["input"] = self.text.deep(call.get("arguments"))
             ev["result"] = None
             if call.get("parse_error"):
