@@ -146,7 +146,8 @@ def test_the_same_epoch_of_a_sample_in_two_logs_is_refused_naming_both(tmp_path)
     _log(tmp_path / "a.eval", "openai/m", {(1, 1): "C"})
     _log(tmp_path / "b.eval", "openai/m", {(1, 1): "I"})
     said = _refused(tmp_path)
-    assert "b.eval: summaries.json: sample 1 epoch 1 of openai/m is also in" in said
+    assert "b.eval: summaries.json: 1 sample epoch(s) of openai/m are also in" in said
+    assert "(1 epoch 1): a sample's epoch may appear once; import one of the two logs" in said
     assert "a.eval" in said
     assert not Bench.objects.exists()
 

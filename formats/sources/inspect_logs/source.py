@@ -332,6 +332,7 @@ def open_logs(
         logs=logs,
     )
     seen: dict[tuple[str, str, int], str] = {}
+    twice: dict[tuple[str, str, str], list[str]] = {}  # (log, other log, model) -> samples
     several_tasks = len(task_names) > 1
     by_model_logs: dict[str, list[InspectLog]] = {}
     for log in logs:
@@ -388,13 +389,20 @@ def open_logs(
                 )
             key = (model, task, s["epoch"])
             if key in seen:
-                source.problems.append(
-                    f"{log.label}: summaries.json: sample {s['id']!r} epoch {s['epoch']} of "
-                    f"{model_name} is also in {seen[key]} (a sample's epoch may appear once)"
+                twice.setdefault((log.label, seen[key], model_name), []).append(
+                    f"{s['id']!r} epoch {s['epoch']}"
                 )
                 continue
             seen[key] = log.label
             source.groups.setdefault((model, task), []).append((log, s))
+    for (label, other, model_name), repeated in twice.items():
+        shown = ", ".join(repeated[:5]) + (
+            f" and {len(repeated) - 5} more" if len(repeated) > 5 else ""
+        )
+        source.problems.append(
+            f"{label}: summaries.json: {len(repeated)} sample epoch(s) of {model_name} are also "
+            f"in {other} ({shown}): a sample's epoch may appear once; import one of the two logs"
+        )
     for model, model_logs in by_model_logs.items():
         entry = source.models[model]
         if len(model_logs) == 1:
