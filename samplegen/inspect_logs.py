@@ -17,10 +17,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import zipfile
+import sys
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+if sys.version_info >= (3, 14):
+    import zipfile
+else:
+    from backports.zstd import zipfile
 
 TASK = "benchview/ctf_sample"
 MODELS = (
@@ -247,17 +252,20 @@ def write_eval(
     records: list[dict[str, Any]],
     *,
     summary_only: set[tuple[Any, int]] = frozenset(),
+    zstd: bool = True,
 ) -> None:
     """An ``.eval`` zip of ``records`` (those in ``summary_only`` keep their
-    summary but not their sample file)."""
+    summary but not their sample file), its entries zstd-compressed as Inspect
+    writes them since 2026, or deflated as before (``zstd=False``)."""
+    method = zipfile.ZIP_ZSTANDARD if zstd else zipfile.ZIP_DEFLATED
     path.parent.mkdir(parents=True, exist_ok=True)
     summaries = [summary_of(r) for r in records]
     start = {k: head[k] for k in ("version", "eval", "plan")}
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+    with zipfile.ZipFile(path, "w", compression=method) as archive:
         # Fixed entry times: the same arguments give the same bytes.
         def put(name: str, data: bytes) -> None:
             info = zipfile.ZipInfo(name, date_time=(2026, 11, 20, 9, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = method
             archive.writestr(info, data)
 
         put("_journal/start.json", _dump(start))

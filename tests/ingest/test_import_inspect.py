@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import json
-import zipfile
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +16,11 @@ from django.urls import reverse
 from leaderboard.models import Attempt, Bench, Disagreement, Model, Task
 from samplegen.inspect_logs import header, sample_record, write_eval, write_sample_inspect
 from tests.factories import dump
+
+if sys.version_info >= (3, 14):
+    import zipfile
+else:
+    from backports.zstd import zipfile
 
 pytestmark = pytest.mark.django_db
 
@@ -176,19 +181,27 @@ def test_an_entry_name_that_escapes_and_an_oversized_entry_are_refused(tmp_path,
     assert "more than the limit of 2000 bytes" in _refused(path)
 
 
-def test_a_zstd_entry_this_python_cannot_inflate_is_refused_clearly(tmp_path):
-    path = _log(tmp_path / "a.eval", "openai/m", {(1, 1): "C"})
+@pytest.mark.parametrize("zstd", [True, False], ids=["zstd", "deflate"])
+def test_zstd_entries_as_inspect_writes_them_now_and_deflated_ones_as_before(tmp_path, zstd):
+    path = _log(tmp_path / "a.eval", "openai/m", {(1, 1): "C"}, zstd=zstd)
+    with zipfile.ZipFile(path) as archive:
+        assert {i.compress_type for i in archive.infolist()} == ({93} if zstd else {8})
+    _import(path)
+    assert Attempt.objects.get().events.count() > 0
+
+
+def test_a_compression_method_zipfile_does_not_read_is_refused_naming_the_entry(tmp_path):
+    path = _log(tmp_path / "a.eval", "openai/m", {(1, 1): "C"}, zstd=False)
     data = bytearray(path.read_bytes())
-    # The central directory's and the local header's compression method -> zstd (93).
+    # Every entry's method (central directory and local header) -> 97, WavPack.
     for signature, offset in ((b"PK\x01\x02", 10), (b"PK\x03\x04", 8)):
         at = data.find(signature)
         while at >= 0:
-            data[at + offset : at + offset + 2] = (93).to_bytes(2, "little")
+            data[at + offset : at + offset + 2] = (97).to_bytes(2, "little")
             at = data.find(signature, at + 4)
     path.write_bytes(bytes(data))
-    if hasattr(zipfile, "ZIP_ZSTANDARD"):
-        pytest.skip("this Python inflates zstd")
-    assert "compressed with zstd" in _refused(path)
+    said = _refused(path)
+    assert "a.eval: header.json: " in said and "compression" in said.lower()
 
 
 def test_unknown_fields_are_ignored_and_a_value_with_no_reading_is_unscored(tmp_path):

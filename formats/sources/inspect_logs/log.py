@@ -13,13 +13,14 @@ The zip is read under the release reader's rules without unpacking it:
 entry count and declared sizes within the limits, no absolute or ``..``
 names, no encrypted entries, and the bytes really inflated counted against
 the one-file limit, so a compression bomb stops at the limit. Only the
-entries named above are ever read.
+entries named above are ever read. Entries may be deflated or, as Inspect
+writes them since 2026, zstd-compressed.
 """
 
 from __future__ import annotations
 
 import re
-import zipfile
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,14 +30,18 @@ import orjson
 
 from formats.sources.protocol import SourceError
 
+# zipfile with zstd (Inspect's compression since 2026): the standard one from 3.14.
+if sys.version_info >= (3, 14):
+    import zipfile
+else:
+    from backports.zstd import zipfile
+
 HEADER = "header.json"
 START = "_journal/start.json"
 SUMMARIES = "summaries.json"
 JOURNAL_SUMMARIES = re.compile(r"^_journal/summaries/(\d+)\.json$")
 SAMPLE = re.compile(r"^samples/(.+)_epoch_(\d+)\.json$")
 ZIP_MAGIC = b"PK\x03\x04"
-# zip compression methods Python reads (stored, deflate, bzip2, lzma), and zstd's.
-ZSTD_METHOD = 93
 _PROBE = 4096
 
 
@@ -114,14 +119,6 @@ class InspectLog:
 
 def _read_entry(archive: zipfile.ZipFile, name: str, label: str, limits: Limits) -> bytes:
     info = archive.getinfo(name)
-    if info.compress_type == ZSTD_METHOD and not hasattr(zipfile, "ZIP_ZSTANDARD"):
-        raise SourceError(
-            [
-                f"{label}: {name}: compressed with zstd (Inspect's default since 2026); "
-                "this Python cannot inflate it: convert the log with "
-                "`inspect log convert --to json`, or run Benchview on Python 3.14"
-            ]
-        )
     chunks: list[bytes] = []
     got = 0
     try:
@@ -135,7 +132,7 @@ def _read_entry(archive: zipfile.ZipFile, name: str, label: str, limits: Limits)
                 chunks.append(block)
     except (zipfile.BadZipFile, EOFError, OSError, ValueError) as exc:
         raise SourceError([f"{label}: {name}: the entry is damaged ({exc})"]) from None
-    except NotImplementedError as exc:
+    except NotImplementedError as exc:  # a compression method zipfile does not read
         raise SourceError([f"{label}: {name}: {exc}"]) from None
     return b"".join(chunks)
 
