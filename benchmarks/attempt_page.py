@@ -70,8 +70,7 @@ def setup(database_url: str, sizes: list[int], workdir: Path) -> None:
     django.setup()
     from django.core.management import call_command
 
-    from ingest.reader import open_release
-    from ingest.services import release_import
+    from benchmarks.recorded import import_recorded
     from samplegen.release import generate_release
 
     call_command("migrate", verbosity=0)
@@ -79,8 +78,7 @@ def setup(database_url: str, sizes: list[int], workdir: Path) -> None:
         started = time.perf_counter()
         release = workdir / f"release-{n}"
         generate_release(release, models=1, tasks=1, released=1, events=n, seed=11, bench=f"b{n}")
-        with open_release(release) as source:
-            release_import(source=source)
+        import_recorded(release)
         print(
             f"{n:>7} events: release generated and imported in {time.perf_counter() - started:.1f}s"
         )

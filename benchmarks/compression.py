@@ -40,16 +40,14 @@ def setup(db: Path) -> None:
 def build(events: int) -> None:
     from django.core.management import call_command
 
-    from ingest.reader import open_release
-    from ingest.services import release_import
+    from benchmarks.recorded import import_recorded
     from samplegen.release import generate_release
 
     call_command("migrate", verbosity=0)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "release"
         generate_release(root, bench=BENCH, events=events)
-        with open_release(root) as source:
-            release_import(source=source)
+        import_recorded(root)
 
 
 def body(response) -> bytes:

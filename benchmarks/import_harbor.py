@@ -54,18 +54,13 @@ def _peak_mib() -> float:
 
 def child(mode: str, path: str, database_url: str) -> None:
     _setup(database_url)
-    from ingest.harbor.build import harbor_release
-    from ingest.reader import open_release, open_tree
-    from ingest.services import release_import
+    from benchmarks.recorded import import_recorded
 
     started = time.perf_counter()
     if mode == "harbor":
-        with open_tree(path) as tree:
-            built = harbor_release([(tree, path)], bench="bench")
-            result = release_import(source=built.source)
+        result = import_recorded(path, adapter="harbor", bench="bench")
     else:
-        with open_release(path) as source:
-            result = release_import(source=source)
+        result = import_recorded(path)
     seconds = time.perf_counter() - started
     print(
         json.dumps(
@@ -94,8 +89,8 @@ def prepare(work: Path, tasks: int, steps: int) -> tuple[Path, Path, int, int]:
     """The jobs folder, the v1 folder of the same release, the trial count and the
     jobs' size in bytes."""
     _setup(f"sqlite:///{work / 'prepare.sqlite3'}")
-    from ingest.harbor.build import harbor_release
-    from ingest.reader import open_tree
+    from formats.reader import open_tree
+    from ingest.reading.harbor.build import harbor_release
     from samplegen.harbor import write_sample_harbor
 
     jobs = work / "jobs"

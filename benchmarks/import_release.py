@@ -69,8 +69,8 @@ def child(mode: str, release: str, database_url: str) -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from ingest.reader import open_release
-    from ingest.schema import parse_json
+    from formats.reader import open_release
+    from ingest.reading.schema import parse_json
 
     statements, sizes = 0, {}
 
@@ -90,14 +90,14 @@ def child(mode: str, release: str, database_url: str) -> None:
                     parse_json(data)
         seconds = time.perf_counter() - started
     else:
-        from ingest.services import release_import
+        from benchmarks.recorded import import_recorded
 
         call_command("migrate", verbosity=0, skip_checks=True)
         database_cpu = _database_cpu_seconds() if connection.vendor == "postgresql" else None
         cpu = _cpu_seconds()
         started = time.perf_counter()
-        with connection.execute_wrapper(count), open_release(release) as source:
-            plan = release_import(source=source).plan
+        with connection.execute_wrapper(count):
+            plan = import_recorded(release).plan
         seconds = time.perf_counter() - started
         sizes = {"attempts": len(plan.attempts), "events": plan.events}
     cpu = _cpu_seconds() - cpu

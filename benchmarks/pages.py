@@ -70,8 +70,7 @@ def setup_django(args: argparse.Namespace) -> None:
 def build(args: argparse.Namespace) -> None:
     from django.core.management import call_command
 
-    from ingest.reader import open_release
-    from ingest.services import release_import
+    from benchmarks.recorded import import_recorded
     from leaderboard.models import Bench
     from samplegen.release import generate_release
 
@@ -96,8 +95,7 @@ def build(args: argparse.Namespace) -> None:
         )
         print(f"generated {summary} in {time.perf_counter() - started:.1f}s")
         started = time.perf_counter()
-        with open_release(root) as source:
-            release_import(source=source)
+        import_recorded(root)
         print(f"imported in {time.perf_counter() - started:.1f}s")
 
 

@@ -89,8 +89,7 @@ def child(mode: str, release: str, database_url: str, runs: int) -> None:
     django.setup()
     from django.core.management import call_command
 
-    from ingest.reader import open_release
-    from ingest.services import release_import
+    from benchmarks.recorded import import_recorded
     from trajectories.models import Event
 
     call_command("migrate", verbosity=0, skip_checks=True)
@@ -100,8 +99,7 @@ def child(mode: str, release: str, database_url: str, runs: int) -> None:
     if mode == "import-without-index":
         _drop_index()
     started = time.perf_counter()
-    with open_release(release) as source:
-        bench = release_import(source=source).bench
+    bench = import_recorded(release).bench
     result = {"import_s": time.perf_counter() - started, "events": Event.objects.count()}
     if mode == "import-and-search":
         # Planner statistics, as autovacuum (PostgreSQL) would have gathered
@@ -158,15 +156,13 @@ def _worst(releases: list[str]) -> dict:
     from django.test import Client
     from django.urls import reverse
 
-    from ingest.reader import open_release
-    from ingest.services import release_import
+    from benchmarks.recorded import import_recorded
     from trajectories.models import Event
 
     slugs, imports = [], []
     for release in releases:
         started = time.perf_counter()
-        with open_release(release) as source:
-            slugs.append(release_import(source=source).bench.slug)
+        slugs.append(import_recorded(release).bench.slug)
         imports.append(time.perf_counter() - started)
     autovacuum = "n/a"
     if connection.vendor == "postgresql":

@@ -13,6 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from config.api_docs import API_DOCS
 from config.env import envbool, envint, envlist, envpath
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -35,7 +36,7 @@ if not SECRET_KEY:
             "SECRET_KEY is not set and DEBUG is false: set SECRET_KEY (make serve generates "
             "one into var/secret-key), or set DEBUG=true for local development"
         )
-    SECRET_KEY = "benchview-insecure-demo-key-change-me"
+    SECRET_KEY = "benchview-insecure-demo-key-change-me"  # noqa: S105 - DEBUG only, refused otherwise
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 
 INSTALLED_APPS = [
@@ -65,7 +66,7 @@ MIDDLEWARE = [
     # at collectstatic); above everything that writes a body. Streamed
     # responses are compressed chunk by chunk, and strong ETags are weakened.
     "django.middleware.gzip.GZipMiddleware",
-    "config.middleware.ContentSecurityPolicyMiddleware",
+    "core.middleware.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -73,14 +74,22 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # The site's own 404 pages with DEBUG on too (never Django's URL list).
-    "config.middleware.DesignedNotFoundMiddleware",
+    "core.middleware.DesignedNotFoundMiddleware",
     # Last: it knows the user, and its answers still pass through the CSP and
     # compression above (it stores pages already compressed).
-    "leaderboard.page_cache.PageCacheMiddleware",
+    "core.page_cache.PageCacheMiddleware",
     # The same for /api/ answers, counting each one for the API's rate limit.
-    "trajectories.api.answer_cache.APIAnswerCacheMiddleware",
+    "core.answer_cache.APIAnswerCacheMiddleware",
     "axes.middleware.AxesMiddleware",  # answers a locked-out sign-in (AXES_ below)
 ]
+
+# What core (the site-level package, which imports no app) asks of the apps:
+# name -> the function that answers (core/hooks.py).
+BENCHVIEW_HOOKS = {
+    "generation": "leaderboard.site_hooks.generation",
+    "sees_staged": "leaderboard.visibility.can_see_staged",
+    "unreleased_task": "leaderboard.site_hooks.unreleased_task",
+}
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -219,7 +228,7 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "benchview",
     },
-    # Rendered pages and API answers (leaderboard/page_cache.py): per worker,
+    # Rendered pages and API answers (core/page_cache.py): per worker,
     # keyed on the site's generation, so no entry outlives the data it shows.
     "pages": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
@@ -244,22 +253,22 @@ BENCHVIEW_LIMITS = {
     "upload_max_bytes": envint("BENCHVIEW_UPLOAD_MAX_BYTES", 512 * 1024**2),  # admin upload
     # Blobs (patches, transcripts, tickets) above this size go to file storage.
     "blob_db_max_bytes": envint("BENCHVIEW_BLOB_DB_MAX_BYTES", 4 * 1024**2),
-    # Release documents (ingest.jsondoc, ingest.schema_base): nesting depth of a
-    # JSON file (orjson, which writes events and requests, stops at 255); the
+    # Release documents (formats.v1.jsondoc, ingest.reading.schema_base): nesting depth of a
+    # JSON file (at most 254: orjson, which writes events and requests, stops at 255); the
     # magnitude of every number the format types (scores, costs, durations):
     # ten thousand attempts at the bound still sum to a finite figure.
-    "json_max_depth": envint("BENCHVIEW_JSON_MAX_DEPTH", 100),
+    "json_max_depth": envint("BENCHVIEW_JSON_MAX_DEPTH", 254),
     "number_max_abs": envint("BENCHVIEW_NUMBER_MAX_ABS", 10**12),
     # Bulk inserts.
     "bulk_batch_size": envint("BENCHVIEW_BULK_BATCH_SIZE", 2000),
-    # Rows per INSERT of SQLite's background event writes (ingest.bulk), rounded
+    # Rows per INSERT of SQLite's background event writes (ingest.writing.bulk), rounded
     # down to a power of two: SQLite keeps every distinct one it prepared.
     "bulk_values_rows": envint("BENCHVIEW_BULK_VALUES_ROWS", 256),
     # An import writes attempts' rows together once they hold about this many
-    # bytes (ingest.attempt_batch): fewer statements, memory still flat.
+    # bytes (ingest.writing.attempt_batch): fewer statements, memory still flat.
     # Up to two and a half batches' worth is in memory at once: one written on a
     # second thread while the next is read, growing to one and a half times this
-    # size while that write runs (ingest.background_write, ingest.attempt_batch).
+    # size while that write runs (ingest.writing.background_write, ingest.writing.attempt_batch).
     "import_batch_bytes": envint("BENCHVIEW_IMPORT_BATCH_BYTES", 4 * 1024**2),
     # Pages. The home page lists each bench's top models; an attempt's events are
     # read from the database this many rows per round trip.
@@ -331,7 +340,7 @@ BENCHVIEW_LIMITS = {
     "mirror_doc_cache_s": envint("BENCHVIEW_MIRROR_DOC_CACHE_S", 3600),
     "mirror_stream_chunk_events": envint("BENCHVIEW_MIRROR_STREAM_CHUNK_EVENTS", 500),
     "mirror_stream_chunk_bytes": envint("BENCHVIEW_MIRROR_STREAM_CHUNK_BYTES", 256 * 1024),
-    # Rendered-page cache (leaderboard/page_cache.py): how long an entry is
+    # Rendered-page cache (core/page_cache.py): how long an entry is
     # kept (a bound for writes that bypass the import and publish services;
     # those invalidate at once; 0 turns the cache off), and the largest page kept.
     "page_cache_s": envint("BENCHVIEW_PAGE_CACHE_S", 600),
@@ -379,7 +388,7 @@ BENCHVIEW_LIMITS = {
 
 # Where the admin may pick a release on the server; nothing outside it.
 BENCHVIEW_IMPORT_DIR = Path(os.environ.get("BENCHVIEW_IMPORT_DIR") or DATA_DIR / "imports")
-# SQLite only: the import lock's file (ingest.locks); PostgreSQL uses an advisory lock.
+# SQLite only: the import lock's file (ingest.running.locks); PostgreSQL uses an advisory lock.
 BENCHVIEW_LOCK_DIR = Path(os.environ.get("BENCHVIEW_LOCK_DIR") or DATA_DIR / "var" / "locks")
 # Admin uploads stream here (private, never served) between preview and apply.
 BENCHVIEW_UPLOAD_DIR = Path(os.environ.get("BENCHVIEW_UPLOAD_DIR") or DATA_DIR / "var" / "uploads")
@@ -418,29 +427,7 @@ REST_FRAMEWORK = {
     # One error shape for every API error (trajectories/api/errors.py).
     "EXCEPTION_HANDLER": "trajectories.api.errors.exception_handler",
 }
-SPECTACULAR_SETTINGS = {
-    "TITLE": "Benchview API",
-    "DESCRIPTION": "Read-only access to imported agent-benchmark releases.",
-    "VERSION": "1",
-    "SERVE_INCLUDE_SCHEMA": False,
-    "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
-    # No deep-link anchors inside the operations' toggle buttons: a link in a
-    # button is a control no keyboard or screen reader can reach (axe's
-    # nested-interactive). The operations stay one click from the page. No
-    # syntax colouring either: its theme's numbers fail contrast on its dark
-    # background, in inline styles a stylesheet cannot reach.
-    "SWAGGER_UI_SETTINGS": {"deepLinking": False, "syntaxHighlight": False},
-    # The API is read-only and open: no security schemes, so the docs page
-    # shows no "Authorize" button suggesting a login.
-    "AUTHENTICATION_WHITELIST": [],
-    # Every error status, in the one error shape (trajectories/api/schema.py).
-    "POSTPROCESSING_HOOKS": [
-        "drf_spectacular.hooks.postprocess_schema_enums",
-        "trajectories.api.schema.document_errors",
-    ],
-}
+SPECTACULAR_SETTINGS = API_DOCS
 
 LOGGING = {
     "version": 1,

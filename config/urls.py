@@ -5,8 +5,8 @@ prefixes are reserved bench ids."""
 from django.contrib import admin
 from django.urls import include, path, register_converter
 
-from leaderboard.slugs import SlugConverter
-from trajectories.mirror.health import healthz
+from core.health import healthz
+from formats.v1.slugs import SlugConverter
 
 register_converter(SlugConverter, "rslug")
 
@@ -22,5 +22,5 @@ urlpatterns = [
 
 # The site's own error pages (production settings: DEBUG off); /api/ and
 # /data/v1/ answer their errors in their own shapes before these are reached.
-handler404 = "leaderboard.views.errors.not_found"
-handler500 = "leaderboard.views.errors.server_error"
+handler404 = "core.errors.not_found"
+handler500 = "core.errors.server_error"

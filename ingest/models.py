@@ -54,7 +54,7 @@ class ImportRecord(models.Model):
 
 
 class ImportLock(models.Model):
-    """Who holds the import lock, for the refusal message (ingest.locks): informational only.
+    """Who holds the import lock, for the refusal message (ingest.running.locks): informational.
 
     On PostgreSQL the running import writes this row next to its advisory lock,
     which is what excludes a second import; a row left by a killed import

@@ -3,7 +3,7 @@
 ``check_release`` reports a ``Progress`` after reading the release documents,
 after each attempt folder and before the bench is recomputed. The command line
 draws it as a bar; an import job stores it where its page can read it while the
-import's transaction is still open (``ingest.jobs``).
+import's transaction is still open (``ingest.running.jobs``).
 """
 
 from __future__ import annotations

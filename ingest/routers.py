@@ -30,7 +30,7 @@ class ProgressRouter:
 
     def allow_migrate(self, db, app_label, model_name=None, **hints):
         # The table is migrated on "default" (where PostgreSQL uses it). On
-        # SQLite the side file holds only it: created by ingest.job_live on
+        # SQLite the side file holds only it: created by ingest.running.job_live on
         # first use, or by migrations (the test databases are built so).
         if db == PROGRESS_DB:
             return model_name == _LIVE and progress_has_own_file()

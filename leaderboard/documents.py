@@ -21,12 +21,11 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from leaderboard import jsonsafe
+from core import jsonsafe
+from formats.v1 import documents as v1
 from leaderboard.extras import merge_extras
 from leaderboard.models import Attempt, Batch, Bench, Check, CheckResult, Model, Task
 from leaderboard.scoring import LEFT_OUT, surface_documents, trials_figure
-
-SCHEMA = "v1"
 
 
 def _batches(bench: Bench, *, live_only: bool) -> list[Batch]:
@@ -50,33 +49,22 @@ def manifest_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any
     attempts = Attempt.objects.filter(
         bench=bench, has_detail=True, task__batch__in=released
     ).count()
-    doc = {
-        "schema": SCHEMA,
-        "bench": bench.slug,
-        "title": bench.title,
-        "revision": bench.revision,
-        "generated_at": bench.generated_at,
-        "scoring_rule": bench.scoring_rule,
-        "models": models,
-        "tasks": [slug for slug, _, _ in tasks],
-        "batches": [
-            {
-                "id": b.number,
-                "released_at": b.released_at,
-                "tasks": [slug for _, slug in sorted(in_batch[b.pk])],
-            }
+    doc = v1.manifest_document(
+        bench=bench.slug,
+        title=bench.title,
+        revision=bench.revision,
+        generated_at=bench.generated_at,
+        scoring_rule=bench.scoring_rule,
+        models=models,
+        tasks=[slug for slug, _, _ in tasks],
+        batches=[
+            v1.manifest_batch(b.number, b.released_at, [slug for _, slug in sorted(in_batch[b.pk])])
             for b in batches
         ],
-        "counts": {
-            "models": len(models),
-            "tasks": len(tasks),
-            "released_tasks": sum(len(in_batch[b.pk]) for b in batches),
-            "attempts": attempts,
-        },
-    }
-    if bench.exceptions_rule:
+        attempts=attempts,
         # Beyond v1: how a trial that raised is scored (docs/harbor.md).
-        doc["exceptions_rule"] = bench.exceptions_rule
+        exceptions_rule=bench.exceptions_rule,
+    )
     return merge_extras(doc, bench.extras.get("manifest.json"))
 
 
@@ -141,26 +129,24 @@ def _rank_fields(model: Model, bench: Bench) -> dict[str, Any]:
 def leaderboard_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any]:
     sums = _live_sums(bench) if live_only and _has_staged(bench) else None
     rows = [
-        {
-            "rank": m.rank,
-            "model": m.slug,
-            "display_name": m.display_name,
-            "harness": m.harness,
-            "provider": m.provider,
-            **_aggregate(m, sums),
-            **_rank_fields(m, bench),
-            # Beyond v1, where the bench's runs can raise (Harbor's n_errored_trials).
-            **({"errors": m.errors} if bench.exceptions_rule else {}),
-        }
+        v1.leaderboard_row(
+            rank=m.rank,
+            model=m.slug,
+            display_name=m.display_name,
+            harness=m.harness,
+            provider=m.provider,
+            aggregate=_aggregate(m, sums),
+            beyond={
+                **_rank_fields(m, bench),
+                # Beyond v1, where the bench's runs can raise (Harbor's n_errored_trials).
+                **({"errors": m.errors} if bench.exceptions_rule else {}),
+            },
+        )
         for m in bench.models.ranked()
     ]
-    doc = {
-        "schema": SCHEMA,
-        "bench": bench.slug,
-        "revision": bench.revision,
-        "scoring_rule": bench.scoring_rule,
-        "rows": rows,
-    }
+    doc = v1.leaderboard_document(
+        bench=bench.slug, revision=bench.revision, scoring_rule=bench.scoring_rule, rows=rows
+    )
     return merge_extras(doc, bench.extras.get("leaderboard.json"))
 
 
@@ -181,7 +167,7 @@ def matrix_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any]:
         if trial:
             further.setdefault((model_id, task_id), []).append(None if LEFT_OUT in flags else score)
         else:
-            cells[model_id][slugs[task_id]] = {"score": score, "flags": list(flags)}
+            cells[model_id][slugs[task_id]] = v1.matrix_cell(score, flags)
     for (model_id, task_id), scores in further.items():
         cell = cells[model_id][slugs[task_id]]
         first = None if LEFT_OUT in cell["flags"] else cell["score"]
@@ -189,31 +175,29 @@ def matrix_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any]:
     entries = []
     for task in tasks:
         released = task.batch is not None and (task.batch.live or not live_only)
-        entry = {"id": task.slug, "title": task.title, "surface": task.surface}
-        entry["released"] = released
+        entry = v1.matrix_task(task.slug, task.title, task.surface, released)
         entries.append(merge_extras(entry, task.extras.get("matrix.json")))
-    doc = {
-        "schema": SCHEMA,
-        "bench": bench.slug,
-        "revision": bench.revision,
-        "tasks": entries,
-        "models": [slug for _, slug in models],
-        "cells": {slug: cells[pk] for pk, slug in models},
-    }
+    doc = v1.matrix_document(
+        bench=bench.slug,
+        revision=bench.revision,
+        tasks=entries,
+        models=[slug for _, slug in models],
+        cells={slug: cells[pk] for pk, slug in models},
+    )
     return merge_extras(doc, bench.extras.get("matrix.json"))
 
 
 def _model_attempt_row(a: Attempt) -> dict[str, Any]:
-    return {
-        "task": a.task.slug,
-        "score": a.score,
-        "checks_passed": a.checks_passed or 0,
-        "checks_total": a.checks_total or 0,
-        "mandatory_failed": a.mandatory_failed or 0,
-        "cost_usd": a.cost_usd,  # null: the harness reported no cost
-        "duration_s": a.duration_s if a.duration_s is not None else 0.0,
-        "flags": list(a.flags),
-    }
+    return v1.model_attempt_row(
+        task=a.task.slug,
+        score=a.score,
+        checks_passed=a.checks_passed or 0,
+        checks_total=a.checks_total or 0,
+        mandatory_failed=a.mandatory_failed or 0,
+        cost_usd=a.cost_usd,
+        duration_s=a.duration_s if a.duration_s is not None else 0.0,
+        flags=a.flags,
+    )
 
 
 def model_documents(
@@ -244,18 +228,12 @@ def model_documents(
     sums = _live_sums(bench) if live_only and _has_staged(bench) else None
     documents = {}
     for m in models:
-        doc = {
-            "schema": SCHEMA,
-            "bench": bench.slug,
-            "model": {
-                "id": m.slug,
-                "display_name": m.display_name,
-                "harness": m.harness,
-                "provider": m.provider,
-            },
-            "aggregate": _aggregate(m, sums),
-            "attempts": rows[m.pk],
-        }
+        doc = v1.model_document(
+            bench=bench.slug,
+            model=v1.model_facts(m.slug, m.display_name, m.harness, m.provider),
+            aggregate=_aggregate(m, sums),
+            attempts=rows[m.pk],
+        )
         documents[m.slug] = merge_extras(doc, m.extras)
     return documents
 
@@ -297,32 +275,22 @@ def task_documents(bench: Bench, tasks: list[Task]) -> dict[str, dict[str, Any]]
         outcomes[attempt_id][name] = passed
     results: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for a in attempts:
-        results[a.task_id].append(
-            {
-                "model": a.model.slug,
-                "score": a.score,
-                "checks": outcomes[a.pk],
-                "flags": list(a.flags),
-            }
-        )
+        results[a.task_id].append(v1.task_result(a.model.slug, a.score, outcomes[a.pk], a.flags))
     documents = {}
     for task in tasks:
-        doc = {
-            "schema": SCHEMA,
-            "bench": bench.slug,
-            "task": {
-                "id": task.slug,
-                "title": task.file_title,
-                "surface": task.file_surface,
-                "vendors": list(task.vendors),
-                "batch": task.batch.number,
-            },
-            "ticket": jsonsafe.unpack(task.extras["ticket"])
+        doc = v1.task_document(
+            bench=bench.slug,
+            task=task.slug,
+            title=task.file_title,
+            surface=task.file_surface,
+            vendors=task.vendors,
+            batch=task.batch.number,
+            ticket=jsonsafe.unpack(task.extras["ticket"])
             if "ticket" in task.extras
             else task.ticket,
-            "checks": checks[task.pk],
-            "results": results[task.pk],
-        }
+            checks=checks[task.pk],
+            results=results[task.pk],
+        )
         documents[task.slug] = merge_extras(doc, task.extras.get("tasks/"))
     return documents
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from leaderboard import jsonsafe
+from core import jsonsafe
 
 IDENTITY_KEYS = ("id", "model", "task", "name")
 

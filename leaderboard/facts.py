@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from leaderboard import jsonsafe
+from core import jsonsafe
 from leaderboard.models import Model
 
 # Extension field -> the type it must have to be used (others are ignored).

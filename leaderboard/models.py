@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.db import connections, models
 from django.db.models import Q
 
-from leaderboard import jsonsafe
+from core import jsonsafe
 from leaderboard.querysets import AttemptQuerySet, MainAttemptManager, TaskQuerySet
 from leaderboard.revision_models import BenchRevision  # noqa: F401 (own module; found here)
 from leaderboard.scoring import EXCEPTIONS_RULES, PASS_RATE_RULES

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from leaderboard.formatting import plural
+from core.formatting import plural
 from leaderboard.models import Attempt, CheckResult
 from leaderboard.scoring import DEFAULT_REWARD_THRESHOLD
 

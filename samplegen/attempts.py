@@ -6,6 +6,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from formats.v1 import SCHEMA
 from leaderboard.scoring import count_checks
 from samplegen.catalog import HARNESS_VERSION
 from samplegen.clock import iso
@@ -88,7 +89,7 @@ def write_attempt(
         hashes["patch"] = _sha256(patch)
     counts = count_checks(attempt.outcomes or [])
     summary = {
-        "schema": "v1",
+        "schema": SCHEMA,
         "bench": bench,
         "model": model.id,
         "task": task.id,
@@ -123,11 +124,13 @@ def write_attempt(
         write_file(folder / "verdict.json", dump_json(build_verdict(attempt, vendor_logs, arng)))
     write_file(
         folder / "trajectory.json",
-        dump_json({"schema": "v1", "harness": model.harness, "model": model.id, "events": events}),
+        dump_json(
+            {"schema": SCHEMA, "harness": model.harness, "model": model.id, "events": events}
+        ),
     )
     if vendor_logs:
         write_file(
-            folder / "vendor-requests.json", dump_json({"schema": "v1", "vendors": vendor_logs})
+            folder / "vendor-requests.json", dump_json({"schema": SCHEMA, "vendors": vendor_logs})
         )
     if patch is not None:
         write_file(folder / "patch.diff", patch)

@@ -6,6 +6,8 @@ import re
 from datetime import timedelta
 from pathlib import Path
 
+from formats.v1 import documents as v1
+from formats.v1.files import LEADERBOARD, MANIFEST, MATRIX, model_path, task_path
 from leaderboard.scoring import (
     Cell,
     CheckOutcome,
@@ -18,6 +20,8 @@ from samplegen.catalog import ModelSpec, TaskSpec
 from samplegen.clock import FIRST_RELEASE, epoch_ms, iso
 from samplegen.plan import Attempt
 from samplegen.writer import dump_json, write_file
+
+REVISION = "01"
 
 
 def _title_of(bench: str) -> str:
@@ -53,37 +57,35 @@ def write_derived(
     figures = {m: model_figures(cells[m], surfaces, task_ids) for m in model_ids}
     ranked = competition_ranks([(m, figures[m].score) for m in model_ids])
 
-    rows = []
-    for m, rank in ranked:
-        spec = by_model[m]
-        rows.append(
-            {
-                "rank": rank,
-                "model": m,
-                "display_name": spec.display_name,
-                "harness": spec.harness,
-                "provider": spec.provider,
-                **figures[m].aggregate(),
-            }
+    rows = [
+        v1.leaderboard_row(
+            rank=rank,
+            model=m,
+            display_name=by_model[m].display_name,
+            harness=by_model[m].harness,
+            provider=by_model[m].provider,
+            aggregate=figures[m].aggregate(),
         )
-    head = {"schema": "v1", "bench": bench, "revision": "01"}
+        for m, rank in ranked
+    ]
     write_file(
-        root / "leaderboard.json", dump_json({**head, "scoring_rule": scoring_rule, "rows": rows})
+        root / LEADERBOARD,
+        dump_json(
+            v1.leaderboard_document(
+                bench=bench, revision=REVISION, scoring_rule=scoring_rule, rows=rows
+            )
+        ),
     )
-
-    matrix = {
-        **head,
-        "tasks": [
-            {"id": t.id, "title": t.title, "surface": t.surface, "released": t.batch is not None}
-            for t in task_specs
-        ],
-        "models": [m for m, _ in ranked],
-        "cells": {
-            m: {t: {"score": c.score, "flags": list(c.flags)} for t, c in cells[m].items()}
-            for m, _ in ranked
+    matrix = v1.matrix_document(
+        bench=bench,
+        revision=REVISION,
+        tasks=[v1.matrix_task(t.id, t.title, t.surface, t.batch is not None) for t in task_specs],
+        models=[m for m, _ in ranked],
+        cells={
+            m: {t: v1.matrix_cell(c.score, c.flags) for t, c in cells[m].items()} for m, _ in ranked
         },
-    }
-    write_file(root / "matrix.json", dump_json(matrix))
+    )
+    write_file(root / MATRIX, dump_json(matrix))
 
     for m in model_ids:
         spec = by_model[m]
@@ -92,94 +94,65 @@ def write_derived(
             a = attempts[(m, t)]
             counts = count_checks(a.outcomes or [])
             rows_for_model.append(
-                {
-                    "task": t,
-                    "score": a.score,
-                    "checks_passed": counts.passed,
-                    "checks_total": counts.total,
-                    "mandatory_failed": counts.mandatory_failed,
-                    "cost_usd": a.cost_usd,
-                    "duration_s": a.duration_s,
-                    "flags": list(a.flags),
-                }
+                v1.model_attempt_row(
+                    task=t,
+                    score=a.score,
+                    checks_passed=counts.passed,
+                    checks_total=counts.total,
+                    mandatory_failed=counts.mandatory_failed,
+                    cost_usd=a.cost_usd,
+                    duration_s=a.duration_s,
+                    flags=a.flags,
+                )
             )
-        write_file(
-            root / "models" / f"{m}.json",
-            dump_json(
-                {
-                    "schema": "v1",
-                    "bench": bench,
-                    "model": {
-                        "id": m,
-                        "display_name": spec.display_name,
-                        "harness": spec.harness,
-                        "provider": spec.provider,
-                    },
-                    "aggregate": figures[m].aggregate(),
-                    "attempts": rows_for_model,
-                }
-            ),
+        document = v1.model_document(
+            bench=bench,
+            model=v1.model_facts(m, spec.display_name, spec.harness, spec.provider),
+            aggregate=figures[m].aggregate(),
+            attempts=rows_for_model,
         )
+        write_file(root / model_path(m), dump_json(document))
 
     batches: dict[int, list[str]] = {}
     for task in task_specs:
         if task.batch is None:
             continue
         batches.setdefault(task.batch, []).append(task.id)
-        results = []
-        for m in model_ids:
-            a = attempts.get((m, task.id))
-            if a is None:
-                continue
-            results.append(
-                {
-                    "model": m,
-                    "score": a.score,
-                    "checks": {c.name: c.passed for c in a.outcomes or []},
-                    "flags": list(a.flags),
-                }
+        results = [
+            v1.task_result(
+                m,
+                attempts[(m, task.id)].score,
+                {c.name: c.passed for c in attempts[(m, task.id)].outcomes or []},
+                attempts[(m, task.id)].flags,
             )
-        write_file(
-            root / "tasks" / f"{task.id}.json",
-            dump_json(
-                {
-                    "schema": "v1",
-                    "bench": bench,
-                    "task": {
-                        "id": task.id,
-                        "title": task.title,
-                        "surface": task.surface,
-                        "vendors": list(task.vendors),
-                        "batch": task.batch,
-                    },
-                    "ticket": task.ticket,
-                    "checks": [dict(c) for c in task.checks],
-                    "results": results,
-                }
-            ),
+            for m in model_ids
+            if (m, task.id) in attempts
+        ]
+        document = v1.task_document(
+            bench=bench,
+            task=task.id,
+            title=task.title,
+            surface=task.surface,
+            vendors=task.vendors,
+            batch=task.batch,
+            ticket=task.ticket,
+            checks=[dict(c) for c in task.checks],
+            results=results,
         )
+        write_file(root / task_path(task.id), dump_json(document))
 
     def released_at(batch: int) -> str:
         return iso(epoch_ms(FIRST_RELEASE + timedelta(days=7 * (batch - 1))), millis=False)
 
-    last_batch = max(batches, default=1)
-    manifest = {
-        "schema": "v1",
-        "bench": bench,
-        "title": _title_of(bench),
-        "revision": "01",
-        "generated_at": released_at(last_batch),
-        "scoring_rule": scoring_rule,
-        "models": model_ids,
-        "tasks": task_ids,
-        "batches": [
-            {"id": b, "released_at": released_at(b), "tasks": batches[b]} for b in sorted(batches)
-        ],
-        "counts": {
-            "models": len(model_ids),
-            "tasks": len(task_ids),
-            "released_tasks": sum(len(v) for v in batches.values()),
-            "attempts": len(attempts),
-        },
-    }
-    write_file(root / "manifest.json", dump_json(manifest))
+    manifest = v1.manifest_document(
+        bench=bench,
+        title=_title_of(bench),
+        revision=REVISION,
+        generated_at=released_at(max(batches, default=1)),
+        scoring_rule=scoring_rule,
+        models=model_ids,
+        tasks=task_ids,
+        batches=[v1.manifest_batch(b, released_at(b), batches[b]) for b in sorted(batches)],
+        attempts=len(attempts),
+    )
+    write_file(root / MANIFEST, dump_json(manifest))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from formats.v1 import SCHEMA
 from samplegen.plan import Attempt
 
 _GRADER = {"name": "ib-grader", "version": "4.2.0"}
@@ -54,7 +55,7 @@ def build_verdict(
             entry["requests"] = [f"{vendor}:{e['id']}" for vendor, e in refs]
         checks.append(entry)
     return {
-        "schema": "v1",
+        "schema": SCHEMA,
         "model": attempt.model.id,
         "task": attempt.task.id,
         "grader": dict(_GRADER),

@@ -20,10 +20,9 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 
-from ingest.admin.staging import staging_root
-from ingest.models import ImportJob
-from ingest.reader import open_release
-from ingest.services import ImportRefused, release_import
+from ingest.models import ImportJob, ImportRecord
+from ingest.running.imports import run_import
+from ingest.running.staging import staging_root
 from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
 
 # --- releases ---------------------------------------------------------------------------------
@@ -34,13 +33,19 @@ SMALL = {"models": 5, "tasks": 14, "released": 6, "seed": 7}
 
 
 def import_path(path, *, staged: bool = False):
-    """Import a release; fail the test on any problem."""
-    with open_release(path) as source:
-        try:
-            return release_import(source=source, staged=staged)
-        except ImportRefused as exc:
-            problems = [str(p) for p in exc.plan.problems] if exc.plan else []
-            pytest.fail(f"{exc}: {problems}")
+    """Import a release through the recorded door (lock, ImportRecord), as the
+    command line does; fail the test on any problem."""
+    done = run_import(
+        path=path,
+        via=ImportRecord.Via.COMMAND,
+        holder=f"tests {Path(path).name}",
+        staged=staged,
+        adapter="release",
+    )
+    if done.result is None:
+        problems = [str(p) for p in done.plan.problems] if done.plan else done.record.problems
+        pytest.fail(f"{done.record.message}: {problems}")
+    return done.result
 
 
 def failing_import(path, *args) -> str:

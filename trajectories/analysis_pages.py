@@ -2,8 +2,9 @@
 across harnesses, failed calls with their commands, paged, and summaries.
 
 Harnesses name the same tool differently (Claude Code's ``Bash``, OpenCode's
-``bash``, Codex's ``shell``); the pages group them as one tool and list the
-raw names, so a reader compares like with like. The API keeps raw names.
+``bash``, Codex's ``shell``); the pages group them by family
+(formats.tools) and list the raw names, so a reader compares like with
+like. The API keeps raw names.
 """
 
 from __future__ import annotations
@@ -16,23 +17,10 @@ from django.db.models import Count, QuerySet, TextField
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Cast
 
+from formats.tools import tool_family
 from leaderboard.models import Attempt, CheckResult
 from trajectories.analysis import PROTOCOL_LEVEL, ToolFailures
 from trajectories.models import Event
-
-# Lower-cased raw tool name -> the one name the pages show. Names not listed
-# are folded by case only (Read/read, WebFetch/webfetch).
-TOOL_ALIASES: dict[str, str] = {
-    "shell": "bash",
-    "local_shell": "bash",
-    "exec_command": "bash",
-    "container.exec": "bash",
-}
-
-
-def tool_family(raw: str) -> str:
-    folded = raw.casefold()
-    return TOOL_ALIASES.get(folded, folded)
 
 
 @dataclass

@@ -11,7 +11,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from leaderboard import jsonsafe
+from core import jsonsafe
+from formats.tools import tool_family
 from leaderboard.models import CheckResult
 
 # Input keys that say what a non-shell tool acted on, most telling first.
@@ -21,25 +22,6 @@ _WS = re.compile(r"\s+")
 _VERSION = re.compile(r"^v\d+(\.\d+)*$")
 
 
-# What a tool does, whatever the harness calls it: Claude Code's "Bash", Codex's
-# "shell" and OpenCode's "bash" are the same step. Names not listed compare as
-# themselves (lower-cased).
-TOOL_KINDS: dict[str, str] = {
-    "bash": "shell",
-    "shell": "shell",
-    "exec_command": "shell",
-    "read": "read",
-    "view": "read",
-    "edit": "edit",
-    "multiedit": "edit",
-    "apply_patch": "edit",
-    "write": "write",
-    "grep": "search",
-    "glob": "search",
-    "webfetch": "fetch",
-    "web_search": "web-search",
-    "websearch": "web-search",
-}
 # Shells whose "-c"/"-lc" script is the real command (Codex wraps every command).
 _SHELLS = {"bash", "sh", "zsh"}
 
@@ -63,13 +45,13 @@ def _relative(path: str, cwd: str) -> str:
 
 
 def normalised_step(tool: str, value: Any, cwd: str = "") -> tuple[str, str]:
-    """What makes two tool calls "the same step": the kind of tool and its normalised command.
+    """What makes two tool calls "the same step": the tool's family and its normalised command.
 
     A shell command is compared word by word (whitespace, quoting and a
     ``bash -lc`` wrapper do not matter); another tool by its subject (file
     path relative to the session's ``cwd``, pattern, URL…).
     """
-    kind = TOOL_KINDS.get(tool.lower(), tool.lower())
+    kind = tool_family(tool)
     if isinstance(value, dict) and jsonsafe.RAW_KEY in value:
         value = jsonsafe.unpack(value)
     if not isinstance(value, dict):

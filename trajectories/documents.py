@@ -18,14 +18,11 @@ from typing import Any
 from django.conf import settings
 from django.core.files.storage import default_storage
 
-from leaderboard import jsonsafe
+from core import jsonsafe
+from formats.v1.files import ATTEMPT_FILES as V1_ATTEMPT_FILES
 from leaderboard.jsonbytes import dumps  # noqa: F401 (re-exported: the mirror's serialiser)
 from leaderboard.models import Attempt
 from trajectories.models import Blob, Event, VendorRequest
-
-JSON = "application/json"
-TEXT = "text/plain; charset=utf-8"
-MARKDOWN = "text/markdown; charset=utf-8"
 
 # Bumped when the serialisation changes, so ETags derived from stored hashes
 # stop matching bytes an older version produced.
@@ -140,17 +137,23 @@ class AttemptFile:
     required: bool = False
 
 
-# The files of an attempt folder, in the format's order: the import hashes an
-# attempt's files in this order too (docs/release-format.md). trajectory.json
-# is optional because transcript.jsonl (required) can be normalised instead.
+_BUILDERS: dict[str, Callable[[Attempt], Iterator[bytes] | None]] = {
+    "summary.json": summary_chunks,
+    "verdict.json": verdict_chunks,
+    "trajectory.json": trajectory_chunks,
+    "vendor-requests.json": vendor_requests_chunks,
+}
+
+# The files of an attempt folder (formats.v1.files, in the format's order),
+# each with how it is built again from the database.
 ATTEMPT_FILES: dict[str, AttemptFile] = {
-    "summary.json": AttemptFile(JSON, summary_chunks, required=True),
-    "verdict.json": AttemptFile(JSON, verdict_chunks),
-    "trajectory.json": AttemptFile(JSON, trajectory_chunks),
-    "vendor-requests.json": AttemptFile(JSON, vendor_requests_chunks),
-    "patch.diff": AttemptFile(TEXT, _blob_file("patch"), "patch"),
-    "transcript.jsonl": AttemptFile(TEXT, _blob_file("transcript"), "transcript", required=True),
-    "problem.md": AttemptFile(MARKDOWN, _blob_file("problem"), "problem", required=True),
+    name: AttemptFile(
+        kind.content_type,
+        _BUILDERS[name] if kind.blob_field is None else _blob_file(kind.blob_field),
+        kind.blob_field,
+        kind.required,
+    )
+    for name, kind in V1_ATTEMPT_FILES.items()
 }
 
 

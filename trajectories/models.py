@@ -13,7 +13,7 @@ from django.core.files.storage import default_storage
 from django.db import models
 from django.db.models import Q
 
-from leaderboard import jsonsafe
+from core import jsonsafe
 from leaderboard.models import Attempt, CheckResult
 
 # Where large blobs go in Django's default storage: BLOB_FOLDER/<2 hex>/<sha256>.

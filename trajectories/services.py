@@ -37,7 +37,7 @@ def blob_files_sweep() -> int:
 
     A refused import rolls its blob rows back and a killed one never commits
     them, but their files were already written. Run it only while no other
-    import can be writing (under ingest.locks' import lock, or in the importing
+    import can be writing (under ingest.running.locks' import lock, or in the importing
     transaction's own process after its rollback): a file another import is
     about to commit would look unreferenced.
     """

@@ -51,6 +51,6 @@ def local_site(folder: Path, *, host: str) -> None:
 
 
 def _allowed(host: str) -> str:
-    if host in ("0.0.0.0", "::", ""):
+    if host in ("0.0.0.0", "::", ""):  # noqa: S104 - recognising, not binding
         return "*"  # every address of the machine: its names are not known here
     return ",".join(dict.fromkeys([host, "127.0.0.1", "localhost", "[::1]"]))

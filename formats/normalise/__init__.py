@@ -137,8 +137,8 @@ def normalise(data: bytes, format: str | None = None) -> Normalised:
 # The format modules, imported for their register() calls. Detection tries the
 # formats in this order, so the more specific sniffers come first (a Claude
 # session file also has ``assistant`` lines, as stream-json does). A module
-# named here that does not exist yet (the ATIF one is written separately) is
-# skipped; an import error inside an existing module is not hidden.
+# named here that does not exist is skipped; an import error inside an
+# existing module is not hidden.
 FORMAT_MODULES = (
     "claude_session",
     "claude_stream",

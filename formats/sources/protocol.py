@@ -34,6 +34,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from formats.v1.files import attempt_folder
+
 # --- Bench, models, tasks ---------------------------------------------------
 
 
@@ -95,8 +97,10 @@ class LazyFolder:
     """An attempt folder: how to build its files, and what they were.
 
     ``build()`` returns ``{file name: bytes}`` for the folder's files (the v1
-    attempt files, ``formats`` list them); ``digests`` are what the first build
-    gave, so the import can refuse a source that changed while it was read.
+    attempt files, ``formats.v1.files.ATTEMPT_FILES``); ``digests`` are what the
+    first build gave, so the import can refuse a source that changed while it
+    was read (a sha256 of "" where the source's own reader already refuses a
+    file that changed, as the safe reader does).
     """
 
     build: Callable[[], dict[str, bytes]]
@@ -141,8 +145,7 @@ class AttemptEntry:
     @property
     def path(self) -> str:
         """The attempt's folder in the release, ending in "/"."""
-        base = f"attempts/{self.model}/{self.task}/"
-        return base + f"trials/{self.trial}/" if self.trial else base
+        return attempt_folder(self.model, self.task, self.trial)
 
     @property
     def checks_passed(self) -> int:
@@ -172,6 +175,12 @@ class ImportOptions:
     scrub: bool = True  # rewrite home paths and host names rather than refuse them
     # Told (done, total) as attempts are read, for a progress bar.
     progress: Callable[[int, int], None] | None = None
+    # How messages name each path (an upload's own file name, say); default:
+    # each path's last part.
+    labels: tuple[str, ...] | None = None
+
+    def label(self, index: int, path: Path) -> str:
+        return self.labels[index] if self.labels else Path(path).name
 
     def given(self) -> list[str]:
         """The names of the options set away from their defaults."""
@@ -179,11 +188,13 @@ class ImportOptions:
         return [
             f.name
             for f in fields(self)
-            if f.name != "progress" and getattr(self, f.name) != getattr(blank, f.name)
+            if f.name not in _NOT_OPTIONS and getattr(self, f.name) != getattr(blank, f.name)
         ]
 
 
-OPTION_NAMES = frozenset(f.name for f in fields(ImportOptions)) - {"progress"}
+# How the import is told of progress and names its paths: for every adapter.
+_NOT_OPTIONS = frozenset({"progress", "labels"})
+OPTION_NAMES = frozenset(f.name for f in fields(ImportOptions)) - _NOT_OPTIONS
 
 
 # --- The source and the adapter ----------------------------------------------

@@ -4,7 +4,8 @@
 the paths hold its format (by content); the first that says yes opens them.
 So a format that another's content could also pass for (a v1 release holds
 attempt folders that look like nothing else) goes before it. When none
-matches, the error lists what each looked for.
+matches, the error lists what each looked for (unless the safe reader
+refuses the paths outright: its refusal is the more useful one).
 """
 
 from __future__ import annotations
@@ -12,10 +13,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from formats.reader import open_tree
 from formats.sources.protocol import OPTION_NAMES, Adapter, ImportOptions, SourceError
+from formats.sources.release import RELEASE
 
-# name -> adapter; the order is the order of detection.
-ADAPTERS: dict[str, Adapter] = {}
+# name -> adapter; the order is the order of detection. Harbor jobs (whose
+# reading needs the site's column sizes) are registered by the ingest app.
+ADAPTERS: dict[str, Adapter] = {
+    "release": RELEASE,
+}
 
 
 def detect(paths: Sequence[Path], adapters: Mapping[str, Adapter] | None = None) -> Adapter:
@@ -25,6 +31,10 @@ def detect(paths: Sequence[Path], adapters: Mapping[str, Adapter] | None = None)
     for adapter in adapters.values():
         if adapter.detect(paths):
             return adapter
+    # What the safe reader refuses (an archive entry escaping its root, a link,
+    # ...) is refused as such, whatever the paths might have held.
+    for path in paths:
+        open_tree(path).close()
     shown = ", ".join(str(p) for p in paths) or "(no paths)"
     return _no_match(shown, adapters)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from functools import update_wrapper
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseNotAllowed
@@ -17,11 +18,11 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from core import formatting
 from ingest.admin import job_views, views
 from ingest.admin.publishing import batch_publish_recorded
-from ingest.jobs import jobs_reap
 from ingest.models import ImportJob, ImportLock, ImportRecord
-from leaderboard import formatting
+from ingest.running.jobs import jobs_reap
 from leaderboard.admin import BatchAdmin, BenchAdmin, ReadOnlyAdmin, is_staff
 from leaderboard.models import Batch, Bench
 
@@ -121,6 +122,11 @@ class ImportJobAdmin(ReadOnlyAdmin):
     search_fields = ["source_name", "error"]
     list_select_related = ["user"]
     list_display_links = None
+
+    @property
+    def list_per_page(self) -> int:
+        # How many jobs a page of the history lists (the job_history_max limit).
+        return int(settings.BENCHVIEW_LIMITS["job_history_max"])
 
     @admin.display(description="job", ordering="pk")
     def job(self, obj) -> str:

@@ -17,9 +17,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from ingest.admin.views import admin_page_context
-from ingest.job_live import live_rows
-from ingest.jobs import job_retry, jobs_reap
 from ingest.models import ImportJob
+from ingest.running.job_live import live_rows
+from ingest.running.jobs import job_retry, jobs_reap
 from leaderboard.models import Bench
 
 

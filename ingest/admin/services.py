@@ -1,7 +1,7 @@
 """The admin's preview: check a release without writing it, through the recorded import.
 
-Applying a previewed release is a background job (ingest.jobs); both go
-through ``ingest.imports.recorded_import``, as the command line does.
+Applying a previewed release is a background job (ingest.running.jobs); both go
+through ``ingest.running.imports.run_import``, as the command line does.
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.harbor.naming import models_file
-from ingest.imports import Action, Outcome, recorded_import
 from ingest.models import ImportRecord
-from ingest.preview import preview_document
+from ingest.reading.harbor.naming import models_file
+from ingest.reading.preview import plan_preview
+from ingest.running.imports import Action, Outcome, run_import
 from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 
@@ -26,7 +26,7 @@ class Preview:
         return self.record.outcome == Outcome.CHECKED
 
 
-def preview_release(
+def preview_staged(
     *,
     path: Path,
     name: str,
@@ -43,7 +43,7 @@ def preview_release(
     ``harbor_models`` (a models file's entries). Only its import record (action
     "preview") is written, so the history shows bad uploads too.
     """
-    done = recorded_import(
+    done = run_import(
         path=path,
         name=name,
         via=ImportRecord.Via.ADMIN,
@@ -57,4 +57,4 @@ def preview_release(
     )
     if done.plan is None:  # unreadable (or an unexpected error): the record says why
         return Preview(record=done.record, document=None)
-    return Preview(record=done.record, document=preview_document(done.plan))
+    return Preview(record=done.record, document=plan_preview(done.plan))

@@ -16,7 +16,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.core.files.uploadhandler import FileUploadHandler, SkipFile, StopUpload
 from django.utils.text import get_valid_filename
 
-from ingest.admin.staging import Staged
+from ingest.running.staging import Staged
 
 FIELD = "archive"
 

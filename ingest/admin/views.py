@@ -1,9 +1,9 @@
 """The admin's import screens: pick or upload a release, preview it, apply or cancel.
 
-A previewed release waits in a staged folder (``ingest.admin.staging``) whose
+A previewed release waits in a staged folder (``ingest.running.staging``) whose
 token is kept in the staff member's session; only tokens from that session
 are honoured. Every path out of a preview removes the folder, except Apply,
-which hands an uploaded release to its import job (ingest.jobs, job_views).
+which hands an uploaded release to its import job (ingest.running.jobs, job_views).
 """
 
 from __future__ import annotations
@@ -17,15 +17,15 @@ from django.template.response import TemplateResponse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
+from core import formatting
 from ingest.admin import import_dir
-from ingest.admin.services import preview_release
-from ingest.admin.staging import Staged, sweep_stale
+from ingest.admin.forms import ApplyForm, ServerPickForm, UploadForm
+from ingest.admin.services import preview_staged
 from ingest.admin.uploads import ReleaseUploadHandler
-from ingest.forms import ApplyForm, ServerPickForm, UploadForm
-from ingest.jobs import job_enqueue
 from ingest.models import ImportRecord
-from ingest.report import finding_text
-from leaderboard import formatting
+from ingest.reading.report import finding_text
+from ingest.running.jobs import job_enqueue
+from ingest.running.staging import Staged, sweep_stale
 from leaderboard.models import Bench
 from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
@@ -98,7 +98,7 @@ def _harbor_meta(form) -> dict:
 
 def _preview(request, model_admin, staged: Staged, *, path, meta: dict):
     """Check the release; keep it staged and show the preview, or say what is wrong."""
-    preview = preview_release(
+    preview = preview_staged(
         path=path,
         name=meta["name"],
         user=request.user,

@@ -6,9 +6,9 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ingest.imports import Outcome, RecordedImport
-from ingest.report import plan_lines
-from leaderboard import formatting
+from core import formatting
+from ingest.reading.report import plan_lines
+from ingest.running.imports import Outcome, RecordedImport
 
 
 def report_import(command: BaseCommand, done: RecordedImport, *, started: float, noop: str) -> None:

@@ -2,19 +2,19 @@
 
 A row has a dozen cells, several with tooltips and widgets; with a hundred
 models the template language would spend most of the page's 100 ms budget on
-lookups. The cells are written here instead, with ``escape`` on every piece
-of text that comes from the release (names, harnesses, surfaces, flags).
+lookups. The cells are written here instead, each by ``core.html.html``,
+which escapes every value it fills in (names, harnesses, surfaces, flags).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
+from core.formatting import cost_sum, model_rate, plural, rank_range, score, usd
+from core.html import html, html_join
 from leaderboard.facts import ModelFacts
-from leaderboard.formatting import cost_sum, model_rate, plural, rank_range, score, usd
 from leaderboard.models import Model
 from leaderboard.queries import FlagReasons, ModelDisagreements
 from leaderboard.render.svg import ci_whisker
@@ -51,43 +51,61 @@ def disagreement_text(found: ModelDisagreements) -> str:
     return " ".join(parts)
 
 
-def facts_html(facts: ModelFacts | None) -> str:
+def facts_html(facts: ModelFacts | None) -> SafeString:
     """The model cell's second line: organisation, results date and labels,
     each only where the release gives it."""
     if facts is None:
-        return ""
+        return _EMPTY
     parts = []
     if facts.organisation:
-        parts.append(f'<span class="org">{escape(facts.organisation)}</span>')
+        parts.append(html('<span class="org">{}</span>', facts.organisation))
     if facts.results_date:
         parts.append(
-            f'<time datetime="{escape(facts.results_date)}" title="results produced">'
-            f"{escape(facts.results_date)}</time>"
+            html(
+                '<time datetime="{}" title="results produced">{}</time>',
+                facts.results_date,
+                facts.results_date,
+            )
         )
-    labels = [
-        ("open_weights", "open weights", "the model's weights are published"),
-        ("open_system", "open system", "the agent system's code is published"),
-        ("verified", "✓ verified", "the bench's maintainers verified this run"),
-    ]
-    for name, label, title in labels:
+    for name, label, title in _FACT_LABELS:
         if getattr(facts, name):
-            badge = f'<span class="badge badge-fact fact-{name}" title="{title}">{label}</span>'
-            parts.append(badge)
-    return f'<span class="model-facts">{" ".join(parts)}</span>' if parts else ""
+            parts.append(
+                html(
+                    '<span class="badge badge-fact fact-{}" title="{}">{}</span>',
+                    name,
+                    title,
+                    label,
+                )
+            )
+    if not parts:
+        return _EMPTY
+    return html('<span class="model-facts">{}</span>', html_join(parts, " "))
 
 
-def rank_cell(model: Model) -> str:
+_EMPTY = html("")
+_FACT_LABELS = [
+    ("open_weights", "open weights", "the model's weights are published"),
+    ("open_system", "open system", "the agent system's code is published"),
+    ("verified", "✓ verified", "the bench's maintainers verified this run"),
+]
+
+
+def rank_cell(model: Model) -> SafeString:
     """The rank range ("1", "2–5") with what it means, for screen readers too."""
-    shown = escape(rank_range(model.rank_low, model.rank_high, model.rank))
+    shown = rank_range(model.rank_low, model.rank_high, model.rank)
     if model.rank_low is None or model.rank_high is None:
-        return f'<td class="num rank">{shown}</td>'
+        return html('<td class="num rank">{}</td>', shown)
     if model.rank_low == model.rank_high:
         said = f"rank {model.rank_low} in at least 95% of resamples"
     else:
         said = f"ranks {model.rank_low} to {model.rank_high} over 95% of resamples"
-    return (
-        f'<td class="num rank" title="{said}; {model.rank} by score">'
-        f'<span aria-hidden="true">{shown}</span><span class="visually-hidden">{said}</span></td>'
+    return html(
+        '<td class="num rank" title="{}; {} by score">'
+        '<span aria-hidden="true">{}</span><span class="visually-hidden">{}</span></td>',
+        said,
+        model.rank,
+        shown,
+        said,
     )
 
 
@@ -109,73 +127,105 @@ def board_row(
     """One ``<tr>`` of the leaderboard, cells in the order of the header
     (``pass_k``: the k whose pass@k and pass^k columns are shown; ``run_cost``:
     show the cost of one run beside the cost of every trial)."""
-    badge = ""
+    badge = _EMPTY
     if disagreement:
-        badge = (
-            f' <span class="badge badge-warn" title="{escape(disagreement_text(disagreement))}">'
-            "≠ published</span>"
+        badge = html(
+            ' <span class="badge badge-warn" title="{}">≠ published</span>',
+            disagreement_text(disagreement),
         )
     figure = pass_rate(model) if percent else score(model.score)
-    interval_title = interval_text = ""
+    interval_title = interval_text = _EMPTY
     if model.ci_low is not None and model.ci_high is not None:
         low, high = score(model.ci_low, percent), score(model.ci_high, percent)
-        interval_title = f' title="95% interval {low}–{high}"'
-        interval_text = f'<span class="visually-hidden">95% interval {low} to {high}</span>'
+        interval_title = html(' title="95% interval {}–{}"', low, high)
+        interval_text = html(
+            '<span class="visually-hidden">95% interval {} to {}</span>', low, high
+        )
     if model.tasks < tasks_total:
         # The exceptions rule left every trial of some tasks out: the mean is over fewer.
-        interval_text += (
-            f' <span class="covers muted" title="the tasks this figure is a mean over">'
-            f"covers {model.tasks} of {tasks_total} tasks</span>"
+        interval_text += html(
+            ' <span class="covers muted" title="the tasks this figure is a mean over">'
+            "covers {} of {} tasks</span>",
+            model.tasks,
+            tasks_total,
         )
     cells = [
-        f'<tr id="model-{escape(model.slug)}">{rank_cell(model)}',
-        f'<th scope="row" class="model-name"><a href="{escape(href)}">'
-        f"{escape(model.display_name)}</a>{badge}{facts_html(facts)}</th>",
-        f'<td class="num score-cell"{interval_title}>{escape(figure)}'
-        f"{ci_whisker(model.score, model.ci_low, model.ci_high)}{interval_text}</td>",
+        html('<tr id="model-{}">', model.slug),
+        rank_cell(model),
+        html(
+            '<th scope="row" class="model-name"><a href="{}">{}</a>{}{}</th>',
+            href,
+            model.display_name,
+            badge,
+            facts_html(facts),
+        ),
+        html(
+            '<td class="num score-cell"{}>{}{}{}</td>',
+            interval_title,
+            figure,
+            ci_whisker(model.score, model.ci_low, model.ci_high),
+            interval_text,
+        ),
     ]
     if pass_k is not None:
         tasks = model.pass_k_tasks.get(pass_k)
-        title = ""
+        title = _EMPTY
         if tasks:
-            title = f' title="over {plural(tasks, "task")} with at least {pass_k} trials"'
+            title = html(' title="over {} with at least {} trials"', plural(tasks, "task"), pass_k)
         for found in (model.pass_at_k, model.pass_hat_k):
             value = found.get(pass_k)
-            cells.append(f'<td class="num"{title}>{score(value, percent)}</td>')
-    cells.append(f"<td>{escape(model.harness)}</td><td>{escape(model.provider)}</td>")
+            cells.append(html('<td class="num"{}>{}</td>', title, score(value, percent)))
+    cells.append(html("<td>{}</td><td>{}</td>", model.harness, model.provider))
     for surface in surfaces:
         entry = model.by_surface.get(surface)
         if not entry:
-            cells.append('<td class="num">–</td>')
+            cells.append(_NO_SURFACE)
             continue
         value = entry.get("score", 0.0)
         if percent and "passed" in entry:
-            counts = escape(
-                model_rate(value, entry["passed"], entry.get("trials", 0), entry.get("tasks", 0))
+            counts = model_rate(
+                value, entry["passed"], entry.get("trials", 0), entry.get("tasks", 0)
             )
         else:
             counts = plural(entry.get("tasks", 0), "task")
         cells.append(
-            f'<td class="num"><span class="heat-chip {heat_class(value)}" '
-            f'title="{escape(surface)}: {counts}">{score(value, percent)}</span></td>'
+            html(
+                '<td class="num"><span class="heat-chip {}" title="{}: {}">{}</span></td>',
+                heat_class(value),
+                surface,
+                counts,
+                score(value, percent),
+            )
         )
     if cost_known:
-        cells.append(f'<td class="num">{cost_sum(model.cost_usd, model.cost_unknown_trials)}</td>')
+        cost = cost_sum(model.cost_usd, model.cost_unknown_trials)
+        cells.append(html('<td class="num">{}</td>', cost))
         if run_cost:
-            cells.append(f'<td class="num">{usd(model.run_cost_usd)}</td>')
+            cells.append(html('<td class="num">{}</td>', usd(model.run_cost_usd)))
     else:
         # No released attempt reported a cost: $0.00 would claim it was free.
-        unknown = '<td class="num cost-unknown" title="no cost in the release">unknown</td>'
-        cells.append(unknown * (2 if run_cost else 1))
+        cells.append(_COST_UNKNOWN_2 if run_cost else _COST_UNKNOWN)
     if errors:
-        cells.append(f'<td class="num errors">{model.errors}</td>')
+        cells.append(html('<td class="num errors">{}</td>', model.errors))
     if model.flagged:
-        why = escape(flag_reason_text(reasons))
+        why = flag_reason_text(reasons)
         cells.append(
-            f'<td class="num"><span class="badge badge-flag" title="{why}">{model.flagged}'
-            f'<span class="visually-hidden"> flagged: {why}</span></span></td>'
+            html(
+                '<td class="num"><span class="badge badge-flag" title="{}">{}'
+                '<span class="visually-hidden"> flagged: {}</span></span></td>',
+                why,
+                model.flagged,
+                why,
+            )
         )
     else:
-        cells.append('<td class="num">0</td>')
-    cells.append("</tr>")
-    return mark_safe("".join(cells))  # noqa: S308 - every piece escaped above
+        cells.append(_NONE_FLAGGED)
+    cells.append(_ROW_END)
+    return html_join(cells)
+
+
+_NO_SURFACE = html('<td class="num">–</td>')
+_COST_UNKNOWN = html('<td class="num cost-unknown" title="no cost in the release">unknown</td>')
+_COST_UNKNOWN_2 = _COST_UNKNOWN + _COST_UNKNOWN
+_NONE_FLAGGED = html('<td class="num">0</td>')
+_ROW_END = html("</tr>")

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from leaderboard.formatting import score
+from core.formatting import score
 from leaderboard.queries import CELL_DETAIL, CELL_SCORE, MatrixTask, cell_flags
 from leaderboard.scoring import EXCEPTION_FLAG_PREFIX
 from leaderboard.templatetags.board import heat_class, pass_rate

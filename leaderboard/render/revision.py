@@ -11,10 +11,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from leaderboard import formatting
+from core import formatting
+from core.html import html, html_join
 
 
 @dataclass(frozen=True)
@@ -119,42 +119,36 @@ def history_chart(points: list[dict[str, Any]], *, percent: bool) -> SafeString:
         return height - pad - score * (height - 2 * pad)
 
     coords = [(left + i * step, y(p["score"])) for i, p in enumerate(points)]
-    scale = format_html_join(
-        "",
-        '<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/>'
-        '<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>',
-        (
-            (
-                left,
-                width - pad,
-                f"{y(v):.1f}",
-                f"{y(v):.1f}",
-                left - 6,
-                f"{y(v) + 4:.1f}",
-                formatting.score_tick(v, percent),
-            )
-            for v in (0.0, 0.5, 1.0)
-        ),  # fmt: skip
+    scale = html_join(
+        html(
+            '<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/>'
+            '<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>',
+            left,
+            width - pad,
+            f"{y(v):.1f}",
+            f"{y(v):.1f}",
+            left - 6,
+            f"{y(v) + 4:.1f}",
+            formatting.score_tick(v, percent),
+        )
+        for v in (0.0, 0.5, 1.0)
     )
     line = " ".join(f"{x:.1f},{yy:.1f}" for x, yy in coords)
-    dots = format_html_join(
-        "",
-        '<circle class="dot" cx="{}" cy="{}" r="4"><title>{}: {}</title></circle>'
-        '<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>',
-        (
-            (
-                f"{x:.1f}",
-                f"{yy:.1f}",
-                p["revision"],
-                formatting.score(p["score"], percent),
-                f"{x:.1f}",
-                height - 6,
-                p["revision"],
-            )
-            for (x, yy), p in zip(coords, points, strict=True)
-        ),
+    dots = html_join(
+        html(
+            '<circle class="dot" cx="{}" cy="{}" r="4"><title>{}: {}</title></circle>'
+            '<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>',
+            f"{x:.1f}",
+            f"{yy:.1f}",
+            p["revision"],
+            formatting.score(p["score"], percent),
+            f"{x:.1f}",
+            height - 6,
+            p["revision"],
+        )
+        for (x, yy), p in zip(coords, points, strict=True)
     )
-    return format_html(
+    return html(
         '<svg class="chart revision-chart" viewBox="0 0 {} {}" role="img" '
         'aria-labelledby="revision-chart-title"><title id="revision-chart-title">'
         "Score in each revision, oldest first</title>{}"

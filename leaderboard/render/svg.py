@@ -1,6 +1,6 @@
 """Small charts drawn on the server as inline SVG: no script, no image files.
 
-Every label goes through ``format_html``/``escape``; colours come from CSS
+Every label goes through ``core.html.html``; colours come from CSS
 classes so light and dark themes restyle the charts.
 """
 
@@ -10,10 +10,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
-from leaderboard import formatting
+from core import formatting
+from core.html import html, html_join
 from leaderboard.scoring import TOLERANCE
 
 
@@ -77,7 +77,7 @@ def score_cost_chart(
     """Score (y) against cost (x), every model a linked dot, the Pareto
     frontier drawn as a stepped line through its models."""
     if not points:
-        return mark_safe("")
+        return html("")
     x_ticks = nice_ticks(max(p.cost for p in points), low=min(p.cost for p in points))
     x_min, x_max = x_ticks[0], x_ticks[-1]
     plot_w, plot_h = _W - _LEFT - _RIGHT, _H - _TOP - _BOTTOM
@@ -94,7 +94,7 @@ def score_cost_chart(
     for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
         label = formatting.score_tick(tick, percent)
         parts.append(
-            format_html(
+            html(
                 '<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/>'
                 '<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>',
                 _LEFT, _W - _RIGHT, y(tick), y(tick), _LEFT - 6, y(tick) + 4, label,
@@ -103,14 +103,14 @@ def score_cost_chart(
     for tick in x_ticks:
         cost = formatting.usd_tick(tick)
         parts.append(
-            format_html(
+            html(
                 '<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/>'
                 '<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>',
                 x(tick), x(tick), _TOP, _TOP + plot_h, x(tick), _TOP + plot_h + 18, cost,
             )
         )  # fmt: skip
     parts.append(
-        format_html(
+        html(
             '<text class="axis-label" x="{}" y="{}" text-anchor="middle">{}</text>'
             '<text class="axis-label" x="14" y="{}" text-anchor="middle"'
             ' transform="rotate(-90 14 {})">{}</text>',
@@ -126,7 +126,7 @@ def score_cost_chart(
             steps.append(f"{x(point.cost)},{y(frontier[i - 1].score)}")
         steps.append(f"{x(point.cost)},{y(point.score)}")
     if len(steps) > 1:
-        parts.append(format_html('<polyline class="frontier" points="{}"/>', " ".join(steps)))
+        parts.append(html('<polyline class="frontier" points="{}"/>', " ".join(steps)))
     labels = _place_labels(
         [(p, x(p.cost), y(p.score)) for p in frontier],
         dots=[(x(p.cost), y(p.score)) for p in points],
@@ -139,24 +139,24 @@ def score_cost_chart(
         label = ""
         if point.key in labels:
             lx, ly, anchor = labels[point.key]
-            label = format_html(
+            label = html(
                 '<text class="dot-label" x="{}" y="{}" text-anchor="{}"'
                 ' aria-hidden="true">{}</text>',
                 lx, ly, anchor, point.label,
             )  # fmt: skip
         parts.append(
-            format_html(
+            html(
                 '<a href="{}" aria-label="{}"><circle class="{}" cx="{}" cy="{}" r="5">'
                 "<title>{}</title></circle>{}</a>",
                 point.href, tip, css, x(point.cost), y(point.score), tip, label,
             )
         )  # fmt: skip
     # A group, not role="img": the dots are links, and an image holds no controls.
-    return format_html(
+    return html(
         '<svg class="chart score-cost" viewBox="0 0 {} {}" role="group"'
         ' aria-labelledby="chart-title"><title id="chart-title">'
         "{} against cost; the line marks the Pareto frontier</title>{}</svg>",
-        _W, _H, score_label, mark_safe("".join(parts)),
+        _W, _H, score_label, html_join(parts),
     )  # fmt: skip
 
 
@@ -203,10 +203,9 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
 def ci_whisker(score: float, low: float | None, high: float | None) -> SafeString:
     """A score's 95% interval on a 0..1 scale, drawn in 80x12 units.
 
-    Only numbers go in, so plain formatting is safe; the leaderboard draws one
-    per row, where ``format_html`` would be a noticeable share of the page.
+    The leaderboard draws one per row.
     """
-    width = 80
+    width = 80  # _CI's viewBox
 
     def at(value: float) -> float:
         return round(2 + (width - 4) * min(max(float(value), 0.0), 1.0), 1)
@@ -214,36 +213,37 @@ def ci_whisker(score: float, low: float | None, high: float | None) -> SafeStrin
     whisker = ""
     if low is not None and high is not None:
         a, b = at(low), at(high)
-        whisker = (
-            f'<line class="ci" x1="{a}" x2="{b}" y1="6" y2="6"/>'
-            f'<line class="ci" x1="{a}" x2="{a}" y1="2" y2="10"/>'
-            f'<line class="ci" x1="{b}" x2="{b}" y1="2" y2="10"/>'
-        )
-    return mark_safe(  # noqa: S308 - numbers only
-        f'<svg class="whisker" viewBox="0 0 {width} 12" width="{width}" height="12"'
-        f' aria-hidden="true"><line class="track" x1="2" x2="{width - 2}" y1="6" y2="6"/>'
-        f'{whisker}<circle class="point" cx="{at(score)}" cy="6" r="3"/></svg>'
-    )
+        whisker = html(_WHISKER, a, b, a, a, b, b)
+    return html(_CI, whisker, at(score))
+
+
+_WHISKER = (
+    '<line class="ci" x1="{}" x2="{}" y1="6" y2="6"/>'
+    '<line class="ci" x1="{}" x2="{}" y1="2" y2="10"/>'
+    '<line class="ci" x1="{}" x2="{}" y1="2" y2="10"/>'
+)
+_CI = (
+    '<svg class="whisker" viewBox="0 0 80 12" width="80" height="12"'
+    ' aria-hidden="true"><line class="track" x1="2" x2="78" y1="6" y2="6"/>'
+    '{}<circle class="point" cx="{}" cy="6" r="3"/></svg>'
+)
 
 
 def surface_bars(rows: Sequence[tuple[str, float, str]], *, percent: bool = False) -> SafeString:
     """Horizontal bars, one per (label, score 0..1, detail) row, as HTML with
     widths in inline styles (allowed by the CSP)."""
-    return format_html(
+    return html(
         '<ul class="bars">{}</ul>',
-        format_html_join(
-            "",
-            '<li><span class="bar-label">{}</span><span class="bar-track">'
-            '<span class="bar" style="width:{}%"></span></span><span class="bar-value">{}</span>'
-            '<span class="bar-detail">{}</span></li>',
-            (
-                (
-                    label,
-                    f"{max(0.0, min(score, 1.0)) * 100:.1f}",
-                    formatting.score(score, percent),
-                    detail,
-                )
-                for label, score, detail in rows
-            ),
+        html_join(
+            html(
+                '<li><span class="bar-label">{}</span><span class="bar-track">'
+                '<span class="bar" style="width:{}%"></span></span>'
+                '<span class="bar-value">{}</span><span class="bar-detail">{}</span></li>',
+                label,
+                f"{max(0.0, min(score, 1.0)) * 100:.1f}",
+                formatting.score(score, percent),
+                detail,
+            )
+            for label, score, detail in rows
         ),
     )

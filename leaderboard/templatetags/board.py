@@ -6,15 +6,19 @@ leaderboard, matrix, model and task pages agree on "0.573" versus "57.3%".
 
 from __future__ import annotations
 
-from django import template
-from django.utils.html import escape, format_html
-from django.utils.safestring import SafeString, mark_safe
+import re
 
-from leaderboard import formatting
+from django import template
+from django.utils.safestring import SafeString
+
+from core import formatting
+from core.html import html, html_join
 
 register = template.Library()
 
 HEAT_STEPS = 10
+# breakable: a break opportunity after each of these.
+_BREAK_AFTER = re.compile(r"(?<=[_./])")
 
 
 register.filter("score", formatting.score)
@@ -38,10 +42,7 @@ def breakable(name: str) -> SafeString:
     """An identifier (test_fix_etl_checkpoint_resume_bug_happy_path) with a
     break opportunity after each underscore, dot or slash, so a narrow column
     wraps it between words rather than overflowing or splitting a word."""
-    text = str(escape(name))
-    for mark in ("_", ".", "/"):
-        text = text.replace(mark, mark + "<wbr>")
-    return mark_safe(text)  # noqa: S308 - escaped above; only <wbr> added
+    return html_join(_BREAK_AFTER.split(str(name)), "<wbr>")
 
 
 @register.filter
@@ -99,11 +100,11 @@ def sort_header(
     # Every sortable header shows that it sorts, not only on hover: ↕ until it
     # is the current sort, then the direction.
     arrow = {"ascending": "▲", "descending": "▼"}.get(aria, "↕")
-    return format_html(
+    return html(
         '<th scope="col" class="{}"{}><a href="?{}">{}<span class="sort-icon"'
         ' aria-hidden="true">{}</span></a></th>',
         " ".join(filter(None, ["num sortable" if num else "sortable", cls])),
-        format_html(' aria-sort="{}"', aria) if aria else "",
+        html(' aria-sort="{}"', aria) if aria else "",
         query.urlencode(),
         label,
         arrow,
@@ -125,9 +126,3 @@ def format_url(context, fmt: str) -> str:
     query = context["request"].GET.copy()
     query["format"] = fmt
     return "?" + query.urlencode()
-
-
-@register.filter
-def usd_known(value: float | None, known: bool = True) -> str:
-    """A cost, or "unknown" when the release gave none (never "$0.00")."""
-    return formatting.usd(value) if known else "unknown"

@@ -6,23 +6,28 @@ from dataclasses import dataclass
 
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
+from core.html import html, html_join
+from formats.v1.slugs import is_slug
 from leaderboard import queries
 from leaderboard.models import Attempt
 from leaderboard.render import download
 from leaderboard.render.markdown import render_markdown
 from leaderboard.scoring import TOLERANCE
-from leaderboard.slugs import is_slug
 
 # One cell per check outcome: passed, failed, or absent (a missing verdict, or
 # a verdict that does not name the check). Shapes as well as colours tell them apart.
 OUTCOME_CELLS = {
-    True: '<td class="outcome pass" title="passed"><span aria-hidden="true">✓</span>'
-    '<span class="visually-hidden">passed</span></td>',
-    False: '<td class="outcome fail" title="failed"><span aria-hidden="true">✗</span>'
-    '<span class="visually-hidden">failed</span></td>',
-    None: '<td class="outcome none" title="no result">–</td>',
+    True: html(
+        '<td class="outcome pass" title="passed"><span aria-hidden="true">✓</span>'
+        '<span class="visually-hidden">passed</span></td>'
+    ),
+    False: html(
+        '<td class="outcome fail" title="failed"><span aria-hidden="true">✗</span>'
+        '<span class="visually-hidden">failed</span></td>'
+    ),
+    None: html('<td class="outcome none" title="no result">–</td>'),
 }
 
 
@@ -51,7 +56,7 @@ def task(request, bench: str, task: str):
         rows.append(
             ResultRow(
                 attempt=a,
-                outcome_cells=mark_safe("".join(OUTCOME_CELLS[outcomes.get(n)] for n in names)),
+                outcome_cells=html_join(OUTCOME_CELLS[outcomes.get(n)] for n in names),
                 model_href=reverse("model", args=[bench.slug, a.model.slug]),
                 attempt_href=reverse("attempt", args=[bench.slug, a.model.slug, entry.slug]),
                 trials=trials[a.model_id],

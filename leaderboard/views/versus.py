@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 
+from formats.v1.slugs import is_slug
 from leaderboard import queries
 from leaderboard.models import Model
-from leaderboard.slugs import is_slug
 from leaderboard.versus import versus, versus_document
 
 

@@ -135,8 +135,8 @@ def test_what_is_no_sample_gives_no_events_and_every_line_unmapped(data, reason)
 
 
 def test_inspects_tool_names_join_their_families():
-    from formats.tools import canonical_tool
+    from formats.tools import tool_family
 
-    assert canonical_tool("bash_session") == "bash"
-    assert canonical_tool("text_editor") == "edit"
-    assert canonical_tool("python") == "python"  # a family of its own
+    assert tool_family("bash_session") == "bash"
+    assert tool_family("text_editor") == "edit"
+    assert tool_family("python") == "python"

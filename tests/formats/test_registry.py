@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from formats.reader import ReleaseReadError
 from formats.sources import (
     OPTION_NAMES,
     Adapter,
@@ -83,14 +84,22 @@ def test_the_adapter_is_chosen_by_content_not_by_name(tmp_path):
 
 
 def test_when_nothing_matches_the_error_lists_what_each_adapter_looked_for(tmp_path):
-    path = tmp_path / "results.bin"
-    path.write_bytes(b"neither")
+    path = tmp_path / "results"
+    path.mkdir()
+    (path / "notes.txt").write_bytes(b"neither")
     with pytest.raises(SourceError) as caught:
         detect([path], BOTH)
     message = str(caught.value)
     assert str(path) in message
     assert "toy: a file starting 'toy'" in message
     assert "other: a file starting 'other'" in message
+
+
+def test_what_the_safe_reader_refuses_is_refused_as_such_not_as_an_unknown_format(tmp_path):
+    path = tmp_path / "results.bin"
+    path.write_bytes(b"neither a folder nor an archive")
+    with pytest.raises(ReleaseReadError, match="not a release folder, .zip or .tar.gz"):
+        detect([path], BOTH)
 
 
 def test_an_option_the_adapter_does_not_take_is_refused_by_name(tmp_path):

@@ -17,9 +17,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from ingest.admin.staging import staging_root
-from ingest.locks import import_lock
 from ingest.models import ImportJob, ImportRecord
+from ingest.running.locks import import_lock
+from ingest.running.staging import staging_root
 from leaderboard.models import Batch, Bench, Model
 from tests.factories import (
     START,
@@ -93,7 +93,7 @@ def test_anonymous_and_non_staff_get_nothing(small_archive, imported):
             response = client.post(reverse(UPLOAD), {"archive": fh})
         assert response["Location"].startswith(reverse("admin:login"))
     assert dump() == before
-    assert not ImportRecord.objects.exists()
+    assert not ImportRecord.objects.filter(via="admin").exists()
     assert Batch.objects.get(pk=batch.pk).live
     assert staged_folders() == []
 
@@ -126,7 +126,7 @@ def test_an_upload_is_previewed_without_writing_anything(staff_client, small_arc
     assert "Leaderboard after the import" in html
     assert "Apply this import" in html
     assert [p.name for p in staged_folders()] == [token]
-    record = ImportRecord.objects.get()
+    record = ImportRecord.objects.get(via="admin")
     assert (record.action, record.outcome, record.via) == ("preview", "checked", "admin")
     assert record.source_name == "small.tar.gz"
 

@@ -1,12 +1,12 @@
-"""The preview's score changes predict exactly what the apply stores (ingest.preview)."""
+"""The preview's score changes predict exactly what the apply stores (ingest.reading.preview)."""
 
 from __future__ import annotations
 
 import pytest
 
-from ingest.plan import build_plan
-from ingest.preview import plan_model_figures, score_changes
-from ingest.reader import open_release
+from formats.reader import open_release
+from ingest.reading.plan import build_plan
+from ingest.reading.preview import plan_model_figures, score_changes
 from leaderboard.models import Attempt, Model
 from samplegen.release import generate_release
 from tests.factories import edit_json, import_path

@@ -11,9 +11,9 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from ingest.admin.staging import Staged
-from ingest.locks import ImportBusy, import_lock
 from ingest.models import ImportLock, ImportRecord
+from ingest.running.locks import ImportBusy, import_lock
+from ingest.running.staging import Staged
 from leaderboard.models import Attempt, Batch, Model, Task
 from tests.factories import import_path, make_user
 
@@ -65,7 +65,7 @@ def test_publishing_a_staged_batch_opens_its_pages_to_everyone(staged_bench, sup
     assert statuses(Client(), urls) == {200}
     assert list(Model.objects.values_list("slug", "score", "rank")) == scores
 
-    record = ImportRecord.objects.get()
+    record = ImportRecord.objects.get(via="admin")
     assert (record.action, record.outcome, record.via) == ("publish", "applied", "admin")
     assert record.summary["batch"] == 1
     assert set(record.summary["tasks"]) == released  # in the batch's own order
@@ -88,7 +88,7 @@ def test_the_bench_page_button_unpublishes_a_batch(imported, superuser_client):
     assert not Task.objects.visible_to(AnonymousUser()).exists()
     page = superuser_client.get(response["Location"])
     assert "Publish batch 1" in page.content.decode()
-    assert ImportRecord.objects.get().action == "unpublish"
+    assert ImportRecord.objects.get(via="admin").action == "unpublish"
     assert LogEntry.objects.filter(object_id=str(Batch.objects.get(number=1).pk)).exists()
 
 
@@ -96,7 +96,7 @@ def test_publishing_a_live_batch_again_changes_nothing_and_says_so(imported, sup
     superuser_client.post(
         reverse("admin:leaderboard_bench_publish", args=[imported.pk]), {"batch": "1", "live": "1"}
     )
-    record = ImportRecord.objects.get()
+    record = ImportRecord.objects.get(via="admin")
     assert record.outcome == "no-change"
     assert "already live" in record.message
 
@@ -106,7 +106,7 @@ def test_publishing_needs_a_post_and_a_real_batch(imported, superuser_client):
     assert superuser_client.get(url).status_code == 405
     assert superuser_client.post(url, {"batch": "x", "live": "1"}).status_code == 404
     assert superuser_client.post(url, {"batch": "99", "live": "1"}).status_code == 404
-    assert not ImportRecord.objects.exists()
+    assert not ImportRecord.objects.filter(via="admin").exists()
 
 
 def test_the_preview_page_reads_only_the_session_and_the_user(

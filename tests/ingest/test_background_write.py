@@ -1,4 +1,4 @@
-"""Events written on a second thread (ingest.background_write): inside the
+"""Events written on a second thread (ingest.writing.background_write): inside the
 import's transaction, waited for before any other query, and rolled back with
 the import when they fail."""
 
@@ -10,12 +10,12 @@ import time
 import pytest
 from django.db import connection
 
-from ingest import attempt_batch, bulk
-from ingest.attempt_batch import AttemptBatch
-from ingest.attempt_rows import EVENT_COLUMNS, PendingAttempt
-from ingest.background_write import background_writes
-from ingest.reader import open_release
-from ingest.services import release_import
+from formats.reader import open_release
+from ingest.writing import attempt_batch, bulk
+from ingest.writing.attempt_batch import AttemptBatch
+from ingest.writing.attempt_rows import EVENT_COLUMNS, PendingAttempt
+from ingest.writing.background_write import background_writes
+from ingest.writing.services import write_release
 from leaderboard.models import Attempt
 from tests.factories import dump, import_path
 from tests.search.helpers import add_events, attempt_folders, message
@@ -64,7 +64,7 @@ def test_a_write_that_fails_on_its_thread_leaves_the_database_as_it_was(
 
     monkeypatch.setitem(bulk.DRIVER_INSERTERS, connection.vendor, write_then_fail)
     with open_release(release_copy) as source, pytest.raises(RuntimeError, match="disk is full"):
-        release_import(source=source)
+        write_release(source=source)
     assert failed_on and threading.current_thread().name not in failed_on
     assert dump() == before
     assert Event.objects.count() == events_before

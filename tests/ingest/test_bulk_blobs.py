@@ -10,10 +10,10 @@ import hashlib
 
 import pytest
 
-from ingest.attempt_batch import BLOB_COLUMNS
-from ingest.attempt_rows import EVENT_COLUMNS
-from ingest.background_write import background_writes
-from ingest.bulk import binary_copy_types, bulk_insert, driver_insert
+from ingest.writing.attempt_batch import BLOB_COLUMNS
+from ingest.writing.attempt_rows import EVENT_COLUMNS
+from ingest.writing.background_write import background_writes
+from ingest.writing.bulk import binary_copy_types, bulk_insert, driver_insert
 from trajectories.models import Blob, Event
 
 # Every byte value, and the ones a text COPY or an SQL literal must escape.

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from ingest.bulk import _driver_values
+from ingest.writing.bulk import _driver_values
 
 
 @pytest.mark.parametrize("count", [0, 1, 63, 64, 65, 1000])

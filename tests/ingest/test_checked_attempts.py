@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.plan import check_release
-from ingest.reader import open_release
+from formats.reader import open_release
+from ingest.reading.plan import check_release
 from tests.factories import edit_json, import_path
 
 pytestmark = pytest.mark.django_db
@@ -74,7 +74,7 @@ def test_after_a_problem_nothing_more_is_given_but_every_problem_is_reported(rel
 
 def _recording_writes(monkeypatch, events: list[str]) -> None:
     """Note "write <folder>" in ``events`` for each attempt as its batch is written."""
-    from ingest import attempt_batch
+    from ingest.writing import attempt_batch
 
     write = attempt_batch._write
 

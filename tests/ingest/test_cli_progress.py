@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
-from ingest.cli_progress import TerminalProgress
 from ingest.progress import Phase, Progress
+from ingest.running.cli_progress import TerminalProgress
 
 
 class Terminal(io.StringIO):

@@ -26,8 +26,8 @@ from hypothesis import HealthCheck, event, given, note
 from hypothesis import settings as profiles
 from hypothesis import strategies as st
 
-from ingest.reader import open_release
-from ingest.services import ImportRefused, release_import
+from formats.reader import open_release
+from ingest.writing.services import ImportRefused, write_release
 from leaderboard.models import Bench
 from samplegen.release import generate_release
 from tests.factories import body_of, dump, page_addresses
@@ -183,7 +183,7 @@ def test_a_mutated_release_imports_or_is_refused_leaving_everything_as_it_was(
 ):
     media = Path(settings.MEDIA_ROOT)
     with open_release(tiny_release) as source:
-        release_import(source=source)
+        write_release(source=source)
     targets = _targets(tiny_release)
     before_db, before_media = dump(), media_state(media)
     counter = iter(range(10**9))
@@ -200,7 +200,7 @@ def test_a_mutated_release_imports_or_is_refused_leaving_everything_as_it_was(
         with transaction.atomic():
             try:
                 with open_release(root) as source:
-                    result = release_import(source=source)
+                    result = write_release(source=source)
             except ImportRefused as refused:
                 event("refused")
                 problems = refused.plan.problems if refused.plan else []

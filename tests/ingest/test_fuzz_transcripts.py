@@ -36,10 +36,10 @@ from hypothesis import settings as profiles
 from hypothesis import strategies as st
 
 from formats.normalise import NORMALISERS, detect, normalise
+from formats.reader import open_release
 from ingest.models import ImportRecord
-from ingest.plan import build_plan
-from ingest.reader import open_release
-from ingest.services import ImportRefused, release_import
+from ingest.reading.plan import build_plan
+from ingest.writing.services import ImportRefused, write_release
 from leaderboard.models import Attempt
 from samplegen.release import generate_release
 from tests.formats.normalise.helpers import (
@@ -152,7 +152,7 @@ def test_every_normaliser_reads_any_one_field_mutation_into_events_json_can_writ
 
 
 def check_events_ok(events) -> bool:
-    from ingest.event_schema import check_events
+    from ingest.reading.event_schema import check_events
 
     return check_events(events) == []
 
@@ -190,7 +190,7 @@ def test_a_release_with_a_mutated_transcript_imports_as_its_dry_run_said_or_name
         with transaction.atomic():
             try:
                 with open_release(root) as source:
-                    release_import(source=source)
+                    write_release(source=source)
             except ImportRefused as refused:
                 event("refused")
                 problems = refused.plan.problems if refused.plan else []

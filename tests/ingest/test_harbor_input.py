@@ -12,10 +12,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from ingest.harbor.build import harbor_release
+from formats.reader import open_tree
 from ingest.models import ImportRecord
-from ingest.reader import open_tree
-from ingest.services import release_import
+from ingest.reading.harbor.build import harbor_release
+from ingest.writing.services import write_release
 from leaderboard.models import Attempt, Bench, CheckResult
 from tests.factories import dump
 from tests.ingest.harbor_trials import atif, import_harbor, job, trial, write
@@ -227,7 +227,7 @@ def test_the_built_release_holds_no_attempt_files_until_the_import_reads_them(tm
         source = harbor_release([(tree, str(j))], bench="hb").source
         assert not [n for n in source._files if n.startswith("attempts/")]
         assert [n for n in source.names() if n.startswith("attempts/")]
-        release_import(source=source)
+        write_release(source=source)
     assert Attempt.objects.count() == 2
 
 
@@ -240,5 +240,5 @@ def test_a_trial_changed_while_it_is_imported_is_refused_and_nothing_written(tmp
         source = harbor_release([(tree, str(j))], bench="hb").source
         (folder / "verifier" / "test-stdout.txt").write_text("pytest OUTPUT here\n")
         with pytest.raises(Exception, match="changed"):
-            release_import(source=source)
+            write_release(source=source)
     assert dump() == before

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from ingest.export import release_export
+from ingest.writing.export import release_export
 from leaderboard.models import Attempt, Bench, CheckResult
 from samplegen.harbor import MODELS, write_sample_harbor
 from tests.ingest.harbor_trials import import_harbor

@@ -14,7 +14,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from ingest.export import release_export
+from ingest.writing.export import release_export
 from leaderboard.models import Attempt, Bench, Disagreement, Model, Task
 from samplegen.harbor import write_sample_harbor
 from tests.factories import dump
@@ -247,9 +247,9 @@ def test_pages_of_one_attempt_per_model_see_trial_0_only(three_trials, client):
 
 
 def test_the_import_preview_predicts_the_score_that_counts_every_trial(three_trials, tmp_path):
-    from ingest.plan import build_plan
-    from ingest.preview import plan_model_figures
-    from ingest.reader import open_release
+    from formats.reader import open_release
+    from ingest.reading.plan import build_plan
+    from ingest.reading.preview import plan_model_figures
 
     root = tmp_path / "release"
     release_export(bench=Bench.objects.get(slug="hb"), root=root)

@@ -287,7 +287,7 @@ def test_bad_events_in_the_last_attempt_roll_back_the_attempts_written_before(re
 
 @pytest.mark.django_db
 def test_the_command_line_is_refused_while_another_import_runs(small_release_dir):
-    from ingest.locks import import_lock
+    from ingest.running.locks import import_lock
 
     with import_lock(holder="alice importing x.tar.gz"):
         said = failing_import(small_release_dir)

@@ -9,10 +9,10 @@ from django.test import Client
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
-from ingest.jobs import job_enqueue
-from ingest.locks import import_lock
+from formats.reader import open_release
 from ingest.models import ImportJob, ImportJobLive, ImportRecord
-from ingest.reader import open_release
+from ingest.running.jobs import job_enqueue
+from ingest.running.locks import import_lock
 from samplegen.release import generate_release
 from tests.factories import dump, import_path, make_user, run_jobs
 from tests.workers import db_worker, wait_for

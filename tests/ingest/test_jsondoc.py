@@ -1,4 +1,4 @@
-"""ingest.jsondoc: what a release's JSON may not hold, refused with its path."""
+"""formats.v1.jsondoc: what a release's JSON may not hold, refused with its path."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from ingest.jsondoc import MAX_DEPTH, JSONProblem, parse_json
+from formats.v1.jsondoc import MAX_DEPTH, JSONProblem, parse_json
 
 
 def refusal(data: bytes) -> tuple[str, str]:

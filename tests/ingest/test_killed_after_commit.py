@@ -13,9 +13,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ingest.jobs import job_enqueue, job_retry, jobs_reap
+from formats.reader import open_release
 from ingest.models import ImportJob, ImportRecord
-from ingest.reader import open_release
+from ingest.running.jobs import job_enqueue, job_retry, jobs_reap
 from leaderboard.models import Attempt
 from tests import children
 from tests.factories import make_user, run_jobs
@@ -31,15 +31,15 @@ pytestmark = [
 STOP_AFTER_COMMIT = """
 import time
 from django.db import transaction
-import ingest.services
+import ingest.writing.services
 
-raise_generation = ingest.services.generation_raise
+raise_generation = ingest.writing.services.generation_raise
 
 def raise_then_stop_after_commit():
     raise_generation()
     transaction.on_commit(lambda: (print("committed", flush=True), time.sleep(120)))
 
-ingest.services.generation_raise = raise_then_stop_after_commit
+ingest.writing.services.generation_raise = raise_then_stop_after_commit
 """
 
 
@@ -88,7 +88,7 @@ def test_a_job_killed_just_after_its_commit_is_done_not_failed(child_env, small_
     killed_after_commit(
         """
         import sys
-        from ingest.jobs import import_job_run
+        from ingest.running.jobs import import_job_run
         import_job_run.call(job_id=int(sys.argv[1]))
         """,
         child_env,

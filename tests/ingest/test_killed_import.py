@@ -12,7 +12,7 @@ import tempfile
 import pytest
 from django.core.management import call_command
 
-from ingest.locks import ImportBusy, import_lock
+from ingest.running.locks import ImportBusy, import_lock
 from leaderboard.models import Bench
 from tests import children
 from tests.factories import edit_json, import_path, tar_gz
@@ -51,7 +51,7 @@ def test_a_lock_whose_holder_was_killed_is_free_at_once(child_env, small_release
     child = children.start(
         """
         import time
-        from ingest.locks import import_lock
+        from ingest.running.locks import import_lock
         with import_lock(holder="victim importing doomed.tar.gz"):
             print("held", flush=True)
             time.sleep(120)

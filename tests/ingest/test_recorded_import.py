@@ -13,11 +13,11 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from ingest.imports import Outcome
-from ingest.jobs import job_enqueue
-from ingest.locks import import_lock
+from formats.reader import open_release
 from ingest.models import ImportJob, ImportLock, ImportRecord
-from ingest.reader import open_release
+from ingest.running.imports import Outcome
+from ingest.running.jobs import job_enqueue
+from ingest.running.locks import import_lock
 from leaderboard.models import Attempt, Bench
 from tests.factories import edit_json, import_path, make_user, run_jobs
 
@@ -85,7 +85,7 @@ def test_an_unexpected_error_is_recorded_as_failed_alike_and_writes_nothing(
     def broken(**kwargs):
         raise RuntimeError("recompute exploded")
 
-    monkeypatch.setattr("ingest.services.bench_recompute", broken)
+    monkeypatch.setattr("ingest.writing.services.bench_recompute", broken)
     command = by_command(small_release_dir)
     admin = by_admin_job(small_release_dir)
     for record in (command, admin):

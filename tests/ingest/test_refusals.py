@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.reader import open_release
-from ingest.services import ImportRefused, release_import
+from formats.reader import open_release
+from ingest.writing.services import ImportRefused, write_release
 from leaderboard.models import Attempt, Bench, Model, Task
 from trajectories.models import Blob, Event, VendorRequest
 
@@ -304,7 +304,7 @@ def test_bad_input_is_refused_naming_the_file_and_json_path(case, release_copy):
     expected_file, expected_path, change = CASES[case]
     change(release_copy)
     with open_release(release_copy) as source, pytest.raises(ImportRefused) as refused:
-        release_import(source=source)
+        write_release(source=source)
     problems = refused.value.plan.problems
     named = [p for p in problems if p.file == expected_file and p.path.startswith(expected_path)]
     assert named, [str(p) for p in problems]
@@ -316,7 +316,7 @@ def test_bad_input_is_refused_naming_the_file_and_json_path(case, release_copy):
 def test_the_unchanged_release_is_accepted(release_copy):
     # The cases above change one field each of this release, which imports.
     with open_release(release_copy) as source:
-        result = release_import(source=source)
+        result = write_release(source=source)
     assert result.plan.ok
     assert Attempt.objects.released().count() == result.plan.manifest.counts.attempts
 
@@ -327,7 +327,7 @@ def test_a_nul_in_unknown_fields_is_kept_exactly_on_either_database(release_copy
         mutate(release_copy, name, ["x_note"], NUL)
     mutate(release_copy, "leaderboard.json", ["rows", 0, "x_note"], NUL)
     with open_release(release_copy) as source:
-        bench = release_import(source=source).bench
+        bench = write_release(source=source).bench
     for address in (
         f"/data/v1/{bench.slug}/manifest.json",
         f"/data/v1/{bench.slug}/{MODEL}",

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from ingest.export import ExportRefused, release_export
+from ingest.writing.export import ExportRefused, release_export
 from leaderboard import documents
 from leaderboard.models import Bench
 from leaderboard.services import batch_publish

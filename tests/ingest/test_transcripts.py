@@ -18,10 +18,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from ingest.export import release_export
-from ingest.plan import build_plan
-from ingest.preview import preview_document
-from ingest.reader import open_release
+from formats.reader import open_release
+from ingest.reading.plan import build_plan
+from ingest.reading.preview import plan_preview
+from ingest.writing.export import release_export
 from leaderboard.models import Attempt, Bench
 from samplegen.release import generate_release
 from tests.factories import edit_json
@@ -199,7 +199,7 @@ def test_the_admin_preview_lists_the_finding_before_anything_is_written(
     events[index]["result"]["exit_code"] = 9
     write_transcript(folder, events)
     with open_release(tiny) as source:
-        document = preview_document(build_plan(source))
+        document = plan_preview(build_plan(source))
     findings = document["summary"]["transcript_findings"]
     (finding,) = [f for f in findings if f["status"] == "differs"]
     assert (finding["model"], finding["task"], finding["first_difference"]) == (

@@ -8,10 +8,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from ingest.plan import check_release
-from ingest.reader import open_release
-from ingest.report import plan_summary
-from ingest.scrub import Scrubber
+from formats.reader import open_release
+from ingest.reading.plan import check_release
+from ingest.reading.report import plan_summary
+from ingest.reading.scrub import Scrubber
 from tests.factories import edit_json, import_path
 from tests.ingest.test_scrub import attempt_with_vendor_log, plant_in_output
 

@@ -1,12 +1,12 @@
-"""UTF-8 checked a piece at a time (ingest.transcripts.utf8_error_at) finds what
+"""UTF-8 checked a piece at a time (ingest.reading.transcripts.utf8_error_at) finds what
 decoding the whole file finds, wherever the pieces are cut."""
 
 from __future__ import annotations
 
 import pytest
 
-from ingest import transcripts
-from ingest.transcripts import utf8_error_at
+from ingest.reading import transcripts
+from ingest.reading.transcripts import utf8_error_at
 
 TEXT = "plain é ünï 中文 🙂 a🙂b 𝄞\n".encode()
 

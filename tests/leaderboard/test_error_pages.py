@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
-from django.urls import reverse
+from django.urls import get_resolver, reverse
 
 from leaderboard.models import Attempt, Task
 from tests.factories import h1_count
@@ -92,3 +92,57 @@ def test_with_debug_on_the_404s_are_the_sites_own_pages_never_the_url_list(clien
         assert "URLconf" not in html and "rslug" not in html, address
     # The slash is still appended where that finds a page.
     assert client.get(f"/{bench.slug}/matrix").status_code == 301
+
+
+# Every page of a task (its address names a bench and a task): the 404 of each
+# says "Not released yet" while the task's batch is not live.
+TASK_PAGES = {
+    "task": {},
+    "task-compare-pick": {},
+    "compare": {"model_a": "model", "model_b": "model"},
+    "attempt": {"model": "model"},
+    "attempt-events": {"model": "model"},
+    "attempt-event": {"model": "model", "index": 0},
+    "attempt-transcript": {"model": "model"},
+    "attempt-trial": {"model": "model", "trial": 1},
+    "attempt-trial-events": {"model": "model", "trial": 1},
+    "attempt-trial-event": {"model": "model", "trial": 1, "index": 0},
+    "attempt-trial-transcript": {"model": "model", "trial": 1},
+}
+
+
+def _routes_naming_a_task() -> set[str]:
+    found = set()
+
+    def walk(patterns, prefix=""):
+        for p in patterns:
+            if hasattr(p, "url_patterns"):
+                walk(p.url_patterns, prefix + str(p.pattern))
+                continue
+            route = prefix + str(p.pattern)
+            if "<rslug:bench>" in route and "<rslug:task>" in route:
+                found.add((route, p.name))
+
+    walk(get_resolver().url_patterns)
+    return {name for route, name in found if not route.startswith(("data/", "api/"))}
+
+
+def test_the_list_here_holds_every_task_page_the_site_has():
+    assert _routes_naming_a_task() == set(TASK_PAGES)
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_every_page_of_an_unreleased_task_says_not_released_yet(client, bench, settings, debug):
+    settings.DEBUG = debug
+    task = Task.objects.filter(bench=bench, batch__isnull=True).first()
+    model = Attempt.objects.filter(task=task).select_related("model").first().model.slug
+    for name, extra in TASK_PAGES.items():
+        kwargs = {"bench": bench.slug, "task": task.slug}
+        kwargs.update({k: model if v == "model" else v for k, v in extra.items()})
+        address = reverse(name, kwargs=kwargs)
+        # The compare picker without a pick redirects to the task page's picker.
+        response = client.get(address, follow=True)
+        assert response.status_code == 404, address
+        html = response.content.decode()
+        assert "<h1>Not released yet</h1>" in html, address
+        assert task.title in html, address

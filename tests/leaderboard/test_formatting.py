@@ -1,11 +1,11 @@
-"""leaderboard.formatting: how every figure reads, on pages and in reports."""
+"""core.formatting: how every figure reads, on pages and in reports."""
 
 from __future__ import annotations
 
 import pytest
 from django.template import Context, Template
 
-from leaderboard import formatting
+from core import formatting
 from trajectories.render import event_html
 from trajectories.search.engine import Tally
 

@@ -13,7 +13,7 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from leaderboard.formatting import model_rate
+from core.formatting import model_rate
 from leaderboard.models import Model
 from tests.ingest.harbor_trials import import_harbor, job, trial
 

@@ -9,8 +9,8 @@ from unittest import mock
 
 import pytest
 
-from ingest.reader import open_release
-from ingest.services import ImportRefused, release_import
+from formats.reader import open_release
+from ingest.writing.services import ImportRefused, write_release
 from leaderboard.models import Bench, BenchRevision
 from leaderboard.revisions import revision_slug
 from leaderboard.services import batch_publish
@@ -32,7 +32,7 @@ def test_a_refused_import_records_none(tmp_path):
     b = release_b(tmp_path / "b")
     edit_json(b / "leaderboard.json", lambda d: d.update(schema="v9"))
     with open_release(b) as source, pytest.raises(ImportRefused):
-        release_import(source=source)
+        write_release(source=source)
     assert list(BenchRevision.objects.values_list("slug", flat=True)) == ["01"]
 
 
@@ -40,11 +40,13 @@ def test_the_revision_is_written_in_the_imports_transaction(tmp_path):
     """A failure after the revision is recorded takes it back with the import."""
     import_path(release_a(tmp_path / "a"))
     with (
-        mock.patch("ingest.services.blobs_collect", side_effect=RuntimeError("late failure")),
+        mock.patch(
+            "ingest.writing.services.blobs_collect", side_effect=RuntimeError("late failure")
+        ),
         open_release(release_b(tmp_path / "b")) as source,
         pytest.raises(RuntimeError),
     ):
-        release_import(source=source)
+        write_release(source=source)
     assert list(BenchRevision.objects.values_list("slug", flat=True)) == ["01"]
 
 
@@ -102,13 +104,11 @@ def test_publishing_a_staged_batch_leaves_the_public_board_and_its_revisions_be(
 
 
 def test_a_revision_names_who_imported_it(tmp_path):
-    from ingest.imports import recorded_import
+    from ingest.running.imports import run_import
     from tests.factories import make_user
 
-    recorded_import(path=release_a(tmp_path / "a"), via="command", holder="test")
-    recorded_import(
-        path=release_b(tmp_path / "b"), via="admin", holder="test", user=make_user("ada")
-    )
+    run_import(path=release_a(tmp_path / "a"), via="command", holder="test")
+    run_import(path=release_b(tmp_path / "b"), via="admin", holder="test", user=make_user("ada"))
     assert list(BenchRevision.objects.order_by("number").values_list("recorded_by", flat=True)) == [
         "(command)",
         "ada",

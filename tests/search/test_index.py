@@ -9,8 +9,8 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 
-from ingest.reader import open_release
-from ingest.services import release_import
+from formats.reader import open_release
+from ingest.writing.services import write_release
 from tests.factories import import_path
 from trajectories.models import Event
 from trajectories.search.engine import search
@@ -70,9 +70,9 @@ def test_a_rolled_back_import_leaves_the_index_as_it_was(planted, edited, monkey
         raise RuntimeError("the import fails after writing events")
 
     # The last step of the import: every changed attempt's events are written by then.
-    monkeypatch.setattr("ingest.services.bench_recompute", fail)
+    monkeypatch.setattr("ingest.writing.services.bench_recompute", fail)
     with open_release(edited) as source, pytest.raises(RuntimeError):
-        release_import(source=source)
+        write_release(source=source)
     assert (count(bench, "quokka"), count(bench, "wombat")) == (2, 0)
     assert index_rows() == before == Event.objects.count()
 

@@ -1,12 +1,12 @@
-from formats.tools import canonical_tool, tool_spellings
+from formats.tools import tool_family, tool_spellings
 
 
 def test_harness_spellings_of_the_shell_tool_share_one_name():
-    assert {canonical_tool(n) for n in ("bash", "Bash", "shell", "BASH ")} == {"bash"}
+    assert {tool_family(n) for n in ("bash", "Bash", "shell", "BASH ")} == {"bash"}
 
 
 def test_unknown_tools_keep_their_name_lower_cased():
-    assert canonical_tool("MyTool") == "mytool"
+    assert tool_family("MyTool") == "mytool"
     assert tool_spellings("MyTool") == ["mytool"]
 
 

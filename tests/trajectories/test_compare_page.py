@@ -113,7 +113,8 @@ def test_the_same_step_in_different_harnesses_normalises_to_the_same_key():
     claude = normalised_step("Bash", {"command": "git status  --short", "description": "x"})
     codex = normalised_step("shell", {"command": "bash -lc 'git status --short'"})
     opencode = normalised_step("bash", {"command": "git 'status' --short"})
-    assert claude == codex == opencode == ("shell", "git status --short")
+    # The key is the family (formats.tools).
+    assert claude == codex == opencode == ("bash", "git status --short")
     cwd = "/workspace/app"
     read = normalised_step("Read", {"file_path": "/workspace/app/a/b.py"}, cwd)
     assert read == normalised_step("read", {"filePath": "/workspace/app/a/b.py"}, cwd)

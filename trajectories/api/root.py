@@ -7,10 +7,11 @@ every other client gets JSON. The API is read-only and needs no login.
 from __future__ import annotations
 
 from django.urls import reverse as url_of
-from django.utils.html import format_html
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
+
+from core import html as markup
 
 # Resource name → URL name, in the order a reader meets them.
 RESOURCES: dict[str, str] = {
@@ -45,7 +46,7 @@ class APIRootView(APIView):
         )
         if not html:
             return text
-        return format_html(
+        return markup.html(
             '<p>{} The <a href="{}">docs page</a> lists every parameter; the release files '
             'themselves are served at <a href="{}">/data/v1/</a>. '
             'Back to <a href="{}">Benchview</a>.</p>',

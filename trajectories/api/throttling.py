@@ -20,7 +20,7 @@ from rest_framework.throttling import AnonRateThrottle
 from trajectories.api import counts
 
 # A request's count, set when it was taken before the view (by
-# trajectories.api.answer_cache): the view's throttle reads it, not counts again.
+# core.answer_cache): the view's throttle reads it, not counts again.
 COUNTED = "benchview_throttle_count"
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network

@@ -15,8 +15,8 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from formats.v1.slugs import SLUG_PATTERN
 from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
-from leaderboard.slugs import SLUG_PATTERN
 from trajectories import analysis
 from trajectories.api import filters, serializers
 from trajectories.api.pagination import EventCursorPagination, PagePagination

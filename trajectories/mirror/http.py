@@ -101,7 +101,7 @@ def file_response(
     elif body is not None:
         response = HttpResponse(body, content_type=content_type)
     else:
-        assert chunks is not None
+        assert chunks is not None  # noqa: S101 - for the type checker: body or chunks is given
         response = StreamingHttpResponse(_closing(chunks), content_type=content_type)
         if length is not None:
             response["Content-Length"] = str(length)

@@ -11,9 +11,10 @@ from __future__ import annotations
 from django.http import Http404
 from django.urls import reverse
 
+from formats.v1 import SCHEMA
+from formats.v1.files import JSON as JSON_TYPE
 from leaderboard.jsonbytes import dumps
 from leaderboard.models import Bench, BenchRevision
-from trajectories.documents import JSON as JSON_TYPE
 from trajectories.mirror.http import file_response, mirror_view
 from trajectories.mirror.state import etag_of
 
@@ -39,7 +40,7 @@ def revisions_document(request, bench: Bench, revisions: list[BenchRevision]) ->
         return request.build_absolute_uri(reverse(name, args=[bench.slug, rev]))
 
     return {
-        "schema": "v1",
+        "schema": SCHEMA,
         "bench": bench.slug,
         "revisions": [
             {

@@ -11,11 +11,11 @@ import hashlib
 
 from django.http import Http404
 
+from formats.v1.files import JSON as JSON_TYPE
 from leaderboard import documents
 from leaderboard.models import Attempt, Task
 from leaderboard.visibility import can_see_staged
 from trajectories.documents import ATTEMPT_FILES, FORMAT_VERSION, blob_chunks, file_present
-from trajectories.documents import JSON as JSON_TYPE
 from trajectories.mirror.http import etag_matches, file_response, mirror_view
 from trajectories.mirror.state import (
     BenchState,

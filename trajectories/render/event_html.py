@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
 
-from leaderboard import formatting
+from core import formatting
 from trajectories.render.heights import HEIGHT_BLOCK, MOST_LINES, event_lines
 from trajectories.render.transcript_html import line_href
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.conf import settings
 
-from leaderboard import formatting, jsonsafe
+from core import formatting, jsonsafe
 from trajectories.render.json import pretty_preview
 from trajectories.render.text import cut, visible
 

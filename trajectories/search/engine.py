@@ -16,8 +16,8 @@ from django.db.models import Count, Exists, F, OuterRef, QuerySet, Window
 from django.db.models.functions import Lower, RowNumber
 from django.http import Http404
 
-from formats.tools import canonical_tool, tool_spellings
-from leaderboard import formatting
+from core import formatting
+from formats.tools import tool_family, tool_spellings
 from leaderboard.models import Attempt, Bench, CheckResult
 from trajectories.models import Event
 from trajectories.search import backends, snippets
@@ -236,7 +236,7 @@ def tally(
     # The first ones in a stated order, not whichever the database meets
     # first: past the cap the counts then read the same on every database
     # (and from one plan to the next). With the planner's statistics fresh
-    # (ingest.services) it walks the (attempt, index) index for a common word
+    # (ingest.writing.services) it walks the (attempt, index) index for a common word
     # and sorts the few matches of a rare one.
     sample = list(
         events.order_by("attempt_id", "index").values_list("attempt_id", "tool")[: cap + 1]
@@ -254,7 +254,7 @@ def tally(
         tasks[task] += n
         labels[("model", model)], labels[("task", task)] = model_name, task_title
         if tool:
-            tools[canonical_tool(tool)] += n
+            tools[tool_family(tool)] += n
     total = sum(counts.values())
 
     def ordered(name: str, found: Counter) -> list[Facet]:

@@ -15,14 +15,13 @@ from django.conf import settings
 from django.db.models import F, IntegerField, TextField, Value
 from django.db.models.fields.json import KT
 from django.db.models.functions import Greatest, Lower, StrIndex, Substr
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
+from core.html import html, html_join
 from trajectories.render.text import visible
 
 # The event fields a snippet may come from, in the order they are preferred.
 FIELDS = ("output", "text", "input")
-_ENTITY = re.compile(r"(&[#\w]+;)")
 
 
 def snippet_window() -> tuple[int, int]:
@@ -78,13 +77,12 @@ def pick(row: dict, words: list[str]) -> Snippet | None:
 
 def highlight(raw: str, words: list[str]) -> SafeString:
     """``raw`` escaped, each whole occurrence of ``words`` (any case) in <mark>."""
-    escaped = escape(visible(raw))
+    text = visible(raw)
     if not words:
-        return escaped
+        return html("{}", text)
     pattern = re.compile(
         r"(?<![^\W_])(" + "|".join(re.escape(w) for w in words) + r")(?![^\W_])", re.IGNORECASE
     )
-    pieces = _ENTITY.split(escaped)
-    for i in range(0, len(pieces), 2):  # even pieces are text, odd ones entities
-        pieces[i] = pattern.sub(r"<mark>\1</mark>", pieces[i])
-    return mark_safe("".join(pieces))  # noqa: S308 - escaped above; only <mark> added
+    # split keeps the matches at the odd places: text, match, text, ...
+    pieces = pattern.split(text)
+    return html_join(html("<mark>{}</mark>", p) if i % 2 else p for i, p in enumerate(pieces))

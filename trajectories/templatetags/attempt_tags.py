@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 from django.urls import reverse
 
-from leaderboard import formatting
+from core import formatting
 from trajectories.render import text
 from trajectories.render.transcript_html import line_href
 

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
+from formats.tools import tool_family
 from leaderboard.models import Bench
 from leaderboard.render import download
 from trajectories import analysis, analysis_pages
@@ -95,7 +96,7 @@ def tool_failures(request, bench):
     bench, used, attempts, context = _scope(request, bench)
     found = analysis.tool_failures(attempts)
     families = analysis_pages.tool_families(found)
-    tool = analysis_pages.tool_family(used["tool"]) if used.get("tool") else None
+    tool = tool_family(used["tool"]) if used.get("tool") else None
     family = next((f for f in families if f.tool == tool), None)
     limit = settings.BENCHVIEW_LIMITS["analysis_max_rows"]
     calls = summary = None

@@ -18,8 +18,8 @@ from itertools import islice
 from django.conf import settings
 from django.http import HttpResponse, StreamingHttpResponse
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
 
+from core.html import html
 from trajectories import queries
 from trajectories.fidelity import difference_text
 from trajectories.queries import trial_number
@@ -33,7 +33,7 @@ from trajectories.views.event_slice import later_ranges, slice_ranges
 PATCH_VIEWS = ("unified", "split")
 # Where the events go in the rendered template. Page text never contains it:
 # every value from a release is escaped, so it cannot hold a raw "<!--".
-EVENTS_MARK = "<!--benchview:events-->"
+EVENTS_MARK = html("<!--benchview:events-->")
 
 
 def attempt(request, bench: str, model: str, task: str, trial: int | None = None):
@@ -66,7 +66,7 @@ def attempt(request, bench: str, model: str, task: str, trial: int | None = None
             "model": found.model,
             "task": found.task,
             "evidence": evidence,
-            "events_mark": mark_safe(EVENTS_MARK),  # noqa: S308 - a constant
+            "events_mark": EVENTS_MARK,
             "summary": found.summary_document() or {},
             "verdict": found.verdict_document(results) if found.has_verdict else None,
             "groups": groups,

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from leaderboard import formatting, jsonsafe
+from core import formatting, jsonsafe
 from trajectories import comparison, queries
 from trajectories.render.diff import compare_texts, parse_patch
 from trajectories.render.text import cut, visible

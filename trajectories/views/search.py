@@ -14,7 +14,7 @@ from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
-from formats.tools import TOOL_ALIASES
+from formats.tools import TOOL_FAMILIES
 from leaderboard import queries
 from leaderboard.models import Model, Task
 from trajectories.search.bounded import SearchRefused
@@ -137,7 +137,7 @@ def search_page(request, bench: str) -> HttpResponse:
             "api_url": reverse("api-search") + "?" + urlencode([("bench", bench.slug), *state]),
             "controls": {
                 "type": EVENT_TYPES,
-                "tool": sorted(TOOL_ALIASES),
+                "tool": sorted(TOOL_FAMILIES),
                 "model": [(slug, name) for slug, name, _ in models],
                 "harness": sorted({h for _, _, h in models}),
                 "task": [slug for slug, _ in tasks],

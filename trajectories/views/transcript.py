@@ -13,15 +13,15 @@ from collections.abc import Iterator
 from django.conf import settings
 from django.http import StreamingHttpResponse
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
 
+from core.html import html
 from trajectories import queries
 from trajectories.documents import blob_chunks
 from trajectories.queries import trial_number
 from trajectories.render.transcript_html import page_start, render_lines
 
 # Where the lines go in the rendered template (escaped page text cannot hold it).
-LINES_MARK = "<!--benchview:lines-->"
+LINES_MARK = html("<!--benchview:lines-->")
 
 
 def transcript(request, bench: str, model: str, task: str, trial: int | None = None):
@@ -41,7 +41,7 @@ def transcript(request, bench: str, model: str, task: str, trial: int | None = N
             "evidence": found.evidence,
             "size": blob.size,
             "transcript_check": check,
-            "lines_mark": mark_safe(LINES_MARK),  # noqa: S308 - a constant
+            "lines_mark": LINES_MARK,
             "pages": pages,
         },
         request,

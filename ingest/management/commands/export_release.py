@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ingest.export import ExportRefused, release_export
+from ingest.writing.export import ExportRefused, release_export
 from leaderboard.models import Bench
 
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ingest.cli_progress import TerminalProgress
-from ingest.harbor.build import describe, harbor_release
-from ingest.harbor.source import HarborSource
-from ingest.imports import Action, recorded_import
-from ingest.locks import ImportBusy
+from formats.reader import open_tree
 from ingest.management.outcome import report_import
 from ingest.models import ImportRecord
-from ingest.reader import open_tree
+from ingest.reading.harbor.build import describe, harbor_release
+from ingest.reading.harbor.source import HarborSource
+from ingest.running.cli_progress import TerminalProgress
+from ingest.running.imports import Action, run_import
+from ingest.running.locks import ImportBusy
 from leaderboard.scoring import (
     DEFAULT_EXCEPTIONS_RULE,
     DEFAULT_REWARD_THRESHOLD,
@@ -122,7 +122,7 @@ class Command(BaseCommand):
 
         progress = TerminalProgress(self.stderr._out)
         try:
-            done = recorded_import(
+            done = run_import(
                 path=shown,
                 name=shown,
                 via=ImportRecord.Via.COMMAND,

@@ -6,11 +6,11 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.executor import MigrationExecutor
 from django.db.utils import OperationalError, ProgrammingError
 
-from ingest.cli_progress import TerminalProgress
-from ingest.imports import Action, recorded_import
-from ingest.locks import ImportBusy
 from ingest.management.outcome import report_import
 from ingest.models import ImportRecord
+from ingest.running.cli_progress import TerminalProgress
+from ingest.running.imports import Action, run_import
+from ingest.running.locks import ImportBusy
 
 
 class Command(BaseCommand):
@@ -35,7 +35,7 @@ class Command(BaseCommand):
         started = time.monotonic()
         progress = TerminalProgress(self.stderr._out)
         try:
-            done = recorded_import(
+            done = run_import(
                 path=path,
                 via=ImportRecord.Via.COMMAND,
                 action=Action.DRY_RUN if dry_run else Action.IMPORT,
@@ -43,6 +43,7 @@ class Command(BaseCommand):
                 staged=staged,
                 scrub=scrub,
                 progress=progress,
+                adapter="release",
             )
         except ImportBusy as exc:
             raise CommandError(str(exc)) from None

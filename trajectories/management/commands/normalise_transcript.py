@@ -12,6 +12,7 @@ from formats.normalise import NORMALISERS, Normalised, UnknownFormat, normalise
 from formats.normalise.files import NotReadable, read_regular
 from formats.normalise.opencode_storage import NAME as STORAGE
 from formats.normalise.opencode_storage import normalise_storage
+from formats.v1 import SCHEMA
 
 # The harness each format belongs to, for the document's "harness" field.
 _HARNESS = {"claude": "claude-code", "codex": "codex", "opencode": "opencode", "atif": "harbor"}
@@ -20,7 +21,7 @@ _HARNESS = {"claude": "claude-code", "codex": "codex", "opencode": "opencode", "
 def document(result: Normalised) -> dict:
     """A trajectory.json-shaped document (release format v1) of the events."""
     doc: dict = {
-        "schema": "v1",
+        "schema": SCHEMA,
         "harness": _HARNESS.get(result.format.split("-")[0], result.format),
         "format": result.format,
     }

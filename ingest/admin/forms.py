@@ -1,0 +1,106 @@
+"""Forms of the admin import screens."""
+
+from __future__ import annotations
+
+import orjson
+from django import forms
+
+from ingest.admin import import_dir
+from ingest.reading.harbor.errors import HarborError
+from ingest.reading.harbor.naming import MODELS_NAME, read_models_file
+from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
+
+EXCEPTIONS_CHOICES = [
+    ("harbor", "harbor: the reward decides, as Harbor's result.json counts it"),
+    ("fail", "fail: a trial that raised fails, whatever its reward"),
+    ("terminal-bench", "terminal-bench: a trial that raised anything but a timeout is left out"),
+]
+EXCEPTIONS_HELP = (
+    "Only for Harbor jobs: how a trial that raised an exception is scored (see docs/harbor.md)."
+)
+
+
+def exceptions_field() -> forms.ChoiceField:
+    return forms.ChoiceField(
+        choices=EXCEPTIONS_CHOICES,
+        initial=DEFAULT_EXCEPTIONS_RULE,
+        required=False,
+        label="Trials that raised (Harbor jobs)",
+        help_text=EXCEPTIONS_HELP,
+    )
+
+
+HARBOR_BENCH_HELP = (
+    "Only for Harbor jobs (an archive or folder of job or trial folders, told apart from a "
+    "release by its content): the bench to import them into. Into an existing bench, "
+    "the jobs' models are added or replaced and the other models kept."
+)
+
+
+class HarborFields(forms.Form):
+    """What import_harbor takes beside the bench id: --exceptions, --no-scrub and --models."""
+
+    exceptions = exceptions_field()
+    scrub = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Scrub Harbor jobs",
+        help_text="Rewrite runner home paths and internal host names in the jobs' files, each "
+        "rewrite listed in the preview. Unchecked, the files are kept byte for byte and any "
+        "such path or name refuses the import.",
+    )
+    models = forms.CharField(
+        required=False,
+        label="Models file (Harbor jobs)",
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 60}),
+        help_text='The JSON of import_harbor --models: a list of {"model_name", "agent", "id", '
+        '"display_name", "provider"}, giving each model of the jobs its id, name and provider.',
+    )
+
+    def clean_models(self) -> list | None:
+        text = self.cleaned_data["models"].strip()
+        if not text:
+            return None
+        try:
+            read_models_file(text.encode(), MODELS_NAME)
+        except HarborError as exc:
+            raise forms.ValidationError(exc.problems) from None
+        return orjson.loads(text)
+
+
+class UploadForm(HarborFields):
+    # ingest.admin.uploads.FIELD: the only file field the upload handler keeps.
+    archive = forms.FileField(
+        label="Release archive",
+        help_text="A .zip or .tar.gz of a release folder (manifest.json at its root "
+        "or inside one top-level folder).",
+        widget=forms.ClearableFileInput(attrs={"accept": ".zip,.tar.gz,.tgz"}),
+    )
+    bench = forms.SlugField(
+        required=False,
+        label="Bench id (Harbor jobs)",
+        help_text=HARBOR_BENCH_HELP,
+        max_length=100,
+    )
+
+
+class ServerPickForm(HarborFields):
+    name = forms.ChoiceField(label="Release on the server")
+    bench = forms.SlugField(
+        required=False, label="Bench id (Harbor jobs)", help_text=HARBOR_BENCH_HELP, max_length=100
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"].choices = [(n, n) for n in import_dir.candidates()]
+        self.fields["name"].help_text = f"Folders and archives in {import_dir.import_dir()}."
+
+
+class ApplyForm(forms.Form):
+    publish = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Publish new batches at once",
+        help_text="Unchecked, new batches stay staged (visible to staff only) until "
+        "published from the bench's admin page.",
+    )

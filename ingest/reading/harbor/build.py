@@ -1,0 +1,194 @@
+"""Harbor trees → one release: the adapter's entry point.
+
+``harbor_release`` reads the jobs (``stream``: the models and tasks, then
+each attempt one at a time, its files dropped once hashed), keeps the bench's
+other models (unless ``replace``), and writes the release's own documents
+from the small parts kept. The ``HarborSource`` it returns builds each
+attempt folder again when the import reads it, so memory does not grow with
+the jobs. Every refusal is collected and raised together as ``HarborError``,
+before anything could be written.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import partial
+
+from formats.reader import ReleaseSource
+from formats.sources import AttemptEntry, LazyFolder, ResultsSource, digests_of
+from formats.v1.slugs import RESERVED_BENCH_SLUGS, is_slug
+from ingest.progress import ProgressCallback
+from ingest.reading.harbor.errors import HarborError
+from ingest.reading.harbor.existing import NotHarborBench, kept_files, kept_models
+from ingest.reading.harbor.naming import read_models_file
+from ingest.reading.harbor.release import release_files, task_checks
+from ingest.reading.harbor.scrubbing import SCRUB_HINT, TrialScrub
+from ingest.reading.harbor.source import HarborSource
+from ingest.reading.harbor.stream import HarborJobs, read_jobs
+from leaderboard.models import Bench
+from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE, DEFAULT_REWARD_THRESHOLD, EXCEPTIONS_RULES
+
+
+@dataclass
+class HarborRelease:
+    source: HarborSource
+    trials: int
+    notes: list[str] = field(default_factory=list)
+    kept_models: list[str] = field(default_factory=list)
+
+
+def open_jobs(
+    trees: list[tuple[ReleaseSource, str]],
+    *,
+    bench: str,
+    title: str | None = None,
+    models_file: tuple[bytes, str] | None = None,
+    threshold: float = DEFAULT_REWARD_THRESHOLD,
+    allow_partial: bool = False,
+    scrub: bool = True,
+    progress: ProgressCallback | None = None,
+    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
+) -> HarborJobs:
+    """The jobs of ``trees`` (each with the label that names it) as a source of
+    results, read as far as their result.json; HarborError for bad options."""
+    if exceptions_rule not in EXCEPTIONS_RULES:
+        raise HarborError(
+            [f"--exceptions {exceptions_rule!r}: expected one of {', '.join(EXCEPTIONS_RULES)}"]
+        )
+    if not is_slug(bench) or bench in RESERVED_BENCH_SLUGS:
+        raise HarborError([f"--bench {bench!r}: not a valid bench id"])
+    if not math.isfinite(threshold) or threshold < 0:
+        raise HarborError([f"--pass-threshold {threshold!r}: expected a finite number, 0 or more"])
+    rules = read_models_file(*models_file) if models_file else {}
+    return read_jobs(
+        trees,
+        bench=bench,
+        title=title,
+        rules=rules,
+        threshold=threshold,
+        scrubbing=TrialScrub(rewrite=scrub),
+        exceptions_rule=exceptions_rule,
+        allow_partial=allow_partial,
+        progress=progress,
+    )
+
+
+def harbor_release(
+    trees: list[tuple[ReleaseSource, str]],
+    *,
+    bench: str,
+    title: str | None = None,
+    models_file: tuple[bytes, str] | None = None,
+    threshold: float = DEFAULT_REWARD_THRESHOLD,
+    allow_partial: bool = False,
+    replace: bool = False,
+    scrub: bool = True,
+    progress: ProgressCallback | None = None,
+    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
+) -> HarborRelease:
+    """Build the release of ``trees`` (each with the label that names it).
+
+    ``scrub`` rewrites home paths and internal host names in the trials' files
+    (listed on the source's ``scrubbed``); without it they are refused.
+    ``progress`` hears of each trial read (phase "checking").
+    ``exceptions_rule`` scores the trials that raised (leaderboard.scoring).
+    """
+    jobs = open_jobs(
+        trees,
+        bench=bench,
+        title=title,
+        models_file=models_file,
+        threshold=threshold,
+        allow_partial=allow_partial,
+        scrub=scrub,
+        progress=progress,
+        exceptions_rule=exceptions_rule,
+    )
+    return release_of(jobs, replace=replace, title_given=bool(title))
+
+
+def release_of(
+    results: ResultsSource, *, replace: bool = False, title_given: bool = True
+) -> HarborRelease:
+    """The release built from a source of results: its attempts read one at a
+    time (each kept light, its folder built again when the import reads it),
+    the bench's other models kept (unless ``replace``), and the release's own
+    documents written from the light entries. Every problem is raised together
+    as HarborError before anything could be written."""
+    facts = results.bench
+    models, tasks = results.models, results.tasks
+    attempts: list[AttemptEntry] = []  # each without its files
+    folders: dict[str, LazyFolder] = {}
+
+    def keep(attempt: AttemptEntry) -> None:
+        task = tasks[attempt.task]
+        if not task.ticket and attempt.ticket:
+            task.ticket = attempt.ticket
+        folders[attempt.path] = attempt.folder
+        attempts.append(attempt)
+
+    # Refused or not, every attempt is read, so that every problem is reported at once.
+    for attempt in results.attempts():
+        keep(attempt)
+    scrubbing = getattr(results, "scrubbing", None)
+    scrub = scrubbing is None or scrubbing.rewrite
+    problems = results.problems
+    if not scrub and scrubbing.found():
+        problems += [f"{finding} (not scrubbed)" for finding in scrubbing.found()]
+    if problems:
+        hint = SCRUB_HINT if not scrub and scrubbing.found() else ""
+        raise HarborError(sorted(set(problems), key=problems.index), hint=hint)
+
+    title = facts.title
+    exceptions_rule = facts.exceptions_rule or DEFAULT_EXCEPTIONS_RULE
+    existing = Bench.objects.filter(slug=facts.id).first()
+    kept: list[str] = []
+    if existing is not None and not replace:
+        try:
+            kept_entries, kept_tasks, kept_attempts = kept_models(
+                existing, set(models), exceptions_rule
+            )
+        except NotHarborBench as exc:
+            raise HarborError([str(exc)]) from None
+        for entry in kept_entries:
+            models[entry.id] = entry
+            kept.append(entry.id)
+        for task in kept_tasks:
+            tasks.setdefault(task.id, task)
+        for attempt in kept_attempts:
+            rebuild = partial(
+                kept_files, existing, attempt.model, attempt.task, attempt.trial, exceptions_rule
+            )
+            origin = f"bench {facts.id}: {attempt.folder} (kept)"
+            keep(attempt.entry(LazyFolder(rebuild, digests_of(attempt.files), origin)))
+        if not title_given:
+            title = existing.title
+    checks = task_checks(attempts)
+    for task in tasks.values():
+        task.checks = checks.get(task.id, [])
+    files = release_files(
+        bench=facts.id,
+        title=title,
+        models=list(models.values()),
+        tasks=list(tasks.values()),
+        attempts=attempts,
+        exceptions_rule=exceptions_rule,
+        scoring_rule=facts.scoring_rule,
+        published_key=facts.published_key,
+    )
+    source = HarborSource(
+        name=results.name,
+        files=files,
+        folders=folders,
+        scrubbed=scrubbing.found() if scrubbing is not None and scrub else [],
+        scrubs=scrub,
+    )
+    return HarborRelease(source, getattr(results, "trials", len(attempts)), results.notes, kept)
+
+
+def describe(release: HarborRelease) -> list[str]:
+    lines = [f"harbor: {release.trials} trial(s) read"]
+    if release.kept_models:
+        lines.append(f"harbor: keeping {len(release.kept_models)} model(s) already in the bench")
+    return lines + [f"note: {n}" for n in release.notes]
