@@ -47,7 +47,6 @@ from formats.normalise.lines import (
     read_lines,
     result,
     span_ms,
-    tool_name,
     ts_ms,
     whole,
 )
@@ -55,6 +54,7 @@ from formats.normalise.lines import (
 FORMAT = "inspect-sample"
 _ATTACHMENT = re.compile(r"^attachment://([0-9a-f]{32})$")
 _PROBE = 8192
+TOOL_NAME_MAX = 200  # the events table's column (trajectories.models.Event.tool)
 
 
 def looks_like_inspect_sample(head: Head) -> bool:
@@ -364,7 +364,7 @@ class _Mapper:
             ev: dict[str, Any] = {"index": -1, "type": "tool_call"}
             if ts:
                 ev["ts"] = ts
-            ev["tool"] = tool_name(name)
+            ev["tool"] = (name if type(name) is str and name else "unknown")[:TOOL_NAME_MAX]
             ev["input"] = self.text.deep(call.get("arguments"))
             ev["result"] = None
             if call.get("parse_error"):

@@ -198,19 +198,9 @@ def text_event(kind: str, ts: str | None, text: str) -> dict[str, Any]:
     return {"index": -1, "type": kind, "ts": ts, "text": text}
 
 
-# The longest tool name an event keeps: the events table's column (trajectories.models.Event).
-TOOL_NAME_MAX = 200
-
-
-def tool_name(tool: Any) -> str:
-    """A call's tool name as an event keeps it: text, "unknown" when empty, and
-    cut to the column's length (a hostile line's name may be a 1,000-level list)."""
-    name = (tool or "unknown") if type(tool) is str else (as_text(tool) or "unknown")
-    return name if len(name) <= TOOL_NAME_MAX else name[:TOOL_NAME_MAX]
-
-
 def tool_call(tool: Any, tool_input: Any, ts: str | None = None) -> dict[str, Any]:
-    name = tool_name(tool)
+    # Cut to the events table's column: a hostile line's name may be a 1,000-level list.
+    name = ((tool or "unknown") if type(tool) is str else (as_text(tool) or "unknown"))[:200]
     if ts is None:
         return {"index": -1, "type": "tool_call", "tool": name, "input": tool_input, "result": None}
     return {

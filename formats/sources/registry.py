@@ -72,16 +72,16 @@ def open_source(
     return adapter.open(paths, options=options)
 
 
-def _register(adapter: Adapter) -> None:
-    ADAPTERS[adapter.name] = adapter
-
-
-# After the v1 release and Harbor (added above as they move here): an Inspect
-# log is a zip or a JSON document no other format's content passes for.
 def _register_inspect() -> None:
+    """Inspect logs, first: the release adapter claims any single file it cannot
+    list (to explain why it is no release), and an Inspect log is a single file
+    whose content (a zip with header.json, a JSON eval log) no release has."""
     from formats.sources.inspect_logs import ADAPTER
 
-    _register(ADAPTER)
+    others = list(ADAPTERS.items())
+    ADAPTERS.clear()
+    ADAPTERS[ADAPTER.name] = ADAPTER
+    ADAPTERS.update(others)
 
 
 _register_inspect()

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from leaderboard.models import Attempt, Bench, Disagreement, Model, Task
+from leaderboard.models import Attempt, Bench, Model, Task
 from samplegen.inspect_logs import header, sample_record, write_eval, write_sample_inspect
 from tests.factories import dump
 
@@ -74,29 +74,21 @@ def _body(response) -> str:
 
 def test_logs_of_three_models_make_one_bench_scored_from_each_samples_value(tmp_path):
     write_sample_inspect(tmp_path)
-    out = _import(tmp_path, title="Inspect CTF")
-    assert "48 trial(s) of 3 model(s) read" in out
+    _import(tmp_path, title="Inspect CTF")
     bench = Bench.objects.get(slug="ib")
     assert (bench.title, bench.scoring_rule) == ("Inspect CTF", "reward-threshold")
     assert Task.objects.filter(bench=bench).count() == 8
     figures = {
-        m.slug: (m.passed, m.trials, m.tasks, m.score, m.published_score)
-        for m in Model.objects.filter(bench=bench)
+        m.slug: (m.passed, m.trials, m.tasks, m.score) for m in Model.objects.filter(bench=bench)
     }
+    # Claude's partial answer (P, 0.5) fails under the default threshold of 1.0;
+    # the header's accuracy counts it as half (0.65625, carried in the row's
+    # x-inspect-results: tests/formats/test_inspect_logs_adapter.py).
     assert figures == {
-        "openai-gpt-6-astra": (12, 16, 8, 0.75, 0.75),
-        # Its partial answer (P, 0.5) fails under the default threshold of 1.0:
-        # Inspect's accuracy counts it as half, so the figures differ, and say so.
-        "anthropic-claude-opus-5-5": (10, 16, 8, 0.625, 0.65625),
-        "google-gemini-4-pro": (6, 16, 8, 0.375, 0.375),
+        "openai-gpt-6-astra": (12, 16, 8, 0.75),
+        "anthropic-claude-opus-5-5": (10, 16, 8, 0.625),
+        "google-gemini-4-pro": (6, 16, 8, 0.375),
     }
-    [differs] = Disagreement.objects.filter(model__bench=bench)
-    assert (differs.model.slug, differs.field, differs.published, differs.recomputed) == (
-        "anthropic-claude-opus-5-5",
-        "score",
-        0.65625,
-        0.625,
-    )
     # Epoch 1 is the attempt, epoch 2 its further trial.
     assert Attempt.objects.filter(model__slug="openai-gpt-6-astra", trial=0).count() == 8
     assert Attempt.all_trials.filter(model__slug="openai-gpt-6-astra", trial=1).count() == 8
@@ -111,8 +103,7 @@ def test_pass_threshold_half_passes_a_partial_answer(tmp_path):
 
 def test_a_summary_without_its_sample_scores_with_no_trajectory(tmp_path, client):
     _log(tmp_path / "a.eval", "openai/m", {(1, 1): "C", (2, 1): "C"}, summary_only={(2, 1)})
-    out = _import(tmp_path / "a.eval")
-    assert "1 of 2 sample(s) have a summary only" in out
+    _import(tmp_path / "a.eval")
     scored = Attempt.objects.get(task__slug="2")
     assert scored.score == 1.0
     assert scored.events.count() == 0

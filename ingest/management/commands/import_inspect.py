@@ -3,18 +3,18 @@ import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ingest.cli_progress import TerminalProgress
-from ingest.harbor.source import HarborSource
-from ingest.imports import Action, recorded_import
-from ingest.inspect_logs import inspect_release
-from ingest.locks import ImportBusy
+from formats.sources import ImportOptions
 from ingest.management.commands.import_harbor import threshold
 from ingest.management.outcome import report_import
 from ingest.models import ImportRecord
+from ingest.reading.harbor.source import HarborSource
+from ingest.running.cli_progress import TerminalProgress
+from ingest.running.imports import Action, run_import
+from ingest.running.locks import ImportBusy
+from ingest.running.opening import open_for_import
 from leaderboard.scoring import DEFAULT_REWARD_THRESHOLD
 
 
@@ -46,31 +46,30 @@ class Command(BaseCommand):
             "--scrub",
             action=argparse.BooleanOptionalAction,
             default=True,
-            help="rewrite internal host names and home paths in the samples and report each "
-            "rewrite (the default); --no-scrub keeps the bytes verbatim and refuses them",
+            help="rewrite internal host names and home paths in the samples (the default); "
+            "--no-scrub keeps the bytes verbatim and refuses them",
         )
 
     def handle(self, *args, paths, bench, dry_run, staged, scrub, **options):
         started = time.monotonic()
         shown = " ".join(str(p).rstrip("/") for p in paths)
+        chosen = ImportOptions(
+            bench=bench,
+            title=options["title"],
+            threshold=options["pass_threshold"],
+            scrub=scrub,
+            replace=True,  # the logs are the whole bench
+        )
 
         @contextmanager
         def opener() -> Iterator[HarborSource]:
-            release, notes = inspect_release(
-                [Path(p) for p in paths],
-                bench=bench,
-                title=options["title"],
-                threshold=options["pass_threshold"],
-                scrub=scrub,
-            )
-            for line in notes:
-                self.stdout.write(line)
-            with release as source:
+            # The one door with the format fixed (import_results detects it).
+            with open_for_import(paths, options=chosen, adapter="inspect-logs") as source:
                 yield source
 
         progress = TerminalProgress(self.stderr._out)
         try:
-            done = recorded_import(
+            done = run_import(
                 path=shown,
                 name=shown,
                 via=ImportRecord.Via.COMMAND,
