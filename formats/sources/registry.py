@@ -16,11 +16,13 @@ from pathlib import Path
 from formats.reader import open_tree
 from formats.sources.protocol import OPTION_NAMES, Adapter, ImportOptions, SourceError
 from formats.sources.release import RELEASE
+from formats.sources.terminal_bench import TERMINAL_BENCH
 
 # name -> adapter; the order is the order of detection. Harbor jobs (whose
 # reading needs the site's column sizes) are registered by the ingest app.
 ADAPTERS: dict[str, Adapter] = {
     "release": RELEASE,
+    TERMINAL_BENCH.name: TERMINAL_BENCH,
 }
 
 
