@@ -9,6 +9,7 @@ UV := python3 -m uv
 SAMPLE_DIR := var/sample-release
 SWEBENCH_DIR := var/sample-swebench
 HARBOR_DIR := var/sample-harbor
+INSPECT_DIR := var/sample-inspect
 TB_DIR := var/sample-terminal-bench
 HOST ?= 127.0.0.1
 # Test processes (pytest-xdist; each has its own test database and live server).
@@ -46,9 +47,10 @@ multihost-packages:
 	fi
 
 sample: venv
-	rm -rf $(SAMPLE_DIR) $(HARBOR_DIR) $(TB_DIR) $(SWEBENCH_DIR)
+	rm -rf $(SAMPLE_DIR) $(HARBOR_DIR) $(INSPECT_DIR) $(TB_DIR) $(SWEBENCH_DIR)
 	$(PY) manage.py make_sample_release $(SAMPLE_DIR)
 	$(PY) manage.py make_sample_harbor $(HARBOR_DIR)
+	$(PY) manage.py make_sample_inspect $(INSPECT_DIR)
 	$(PY) manage.py make_sample_terminal_bench $(TB_DIR)
 	$(PY) manage.py make_sample_swebench $(SWEBENCH_DIR)
 
@@ -61,7 +63,9 @@ demo: venv
 	$(MAKE) sample
 	$(PY) manage.py import_release $(SAMPLE_DIR)
 	$(PY) manage.py import_harbor $(HARBOR_DIR) --bench interaction-bench --title "Interaction Bench" --models $(HARBOR_DIR)/models.json
+	$(PY) manage.py import_inspect $(INSPECT_DIR) --bench inspect-ctf --title "Inspect CTF (sample)"
 	$(PY) manage.py import_results $(TB_DIR) --bench terminal-bench-sample --title "Terminal-Bench (sample)"
+	$(PY) manage.py import_results $(SWEBENCH_DIR)/evaluation/verified --bench swe-bench-sample --title "SWE-bench Verified (sample)"
 	@# The address is printed once the server answers, not before: a busy
 	@# port or a slow start must not leave a dead link on the screen. The import
 	@# worker runs beside the server and stops with it.

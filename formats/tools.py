@@ -29,6 +29,7 @@ TOOL_FAMILIES: dict[str, tuple[str, ...]] = {
         "bash_command",
         "keystrokes",
         "terminal",
+        "bash_session",  # Inspect's stateful shell
         "write_stdin",
         "bashoutput",
     ),

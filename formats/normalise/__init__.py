@@ -151,6 +151,7 @@ FORMAT_MODULES = (
     "mini_swe_agent",
     "swe_agent",
     "openhands_history",
+    "inspect_sample",
 )
 
 

@@ -104,3 +104,18 @@ def open_sources(
     if isinstance(adapter, SeveralBenches):
         return adapter.open_all(paths, options=options)
     return [adapter.open(paths, options=options)]
+
+
+def _register_inspect() -> None:
+    """Inspect logs, first: the release adapter claims any single file it cannot
+    list (to explain why it is no release), and an Inspect log is a single file
+    whose content (a zip with header.json, a JSON eval log) no release has."""
+    from formats.sources.inspect_logs import ADAPTER
+
+    others = list(ADAPTERS.items())
+    ADAPTERS.clear()
+    ADAPTERS[ADAPTER.name] = ADAPTER
+    ADAPTERS.update(others)
+
+
+_register_inspect()
