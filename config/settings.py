@@ -13,6 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from config import hosts
 from config.api_docs import API_DOCS
 from config.env import envbool, envint, envlist, envpath
 
@@ -116,8 +117,7 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # WAL lets the site read while an import writes; the timeout makes a second
-    # writer wait instead of failing at once.
+    # WAL lets the site read while an import writes; a second writer waits.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;"}
     )
@@ -136,6 +136,12 @@ else:
     _progress["TEST"] = {"MIRROR": "default"}
 DATABASES["progress"] = _progress
 DATABASE_ROUTERS = ["ingest.routers.ProgressRouter"]
+# Anonymous GETs read from a streaming replica when DATABASE_REPLICA_URL is set.
+if _replica := hosts.replica_database(DATABASES["default"]):
+    DATABASES["replica"] = _replica
+    DATABASE_ROUTERS.append("core.replica.ReplicaRouter")
+    MIDDLEWARE.insert(0, "core.replica.ReplicaPinMiddleware")
+BENCHVIEW_REPLICA_RETRY_S = envint("BENCHVIEW_REPLICA_RETRY_S", 10)
 
 # Admin imports run as background jobs on Django's tasks API; the queue is a
 # table of the database (django-tasks-db), worked by `manage.py db_worker`.
@@ -154,18 +160,12 @@ STATICFILES_DIRS = [RESOURCE_DIR / "static"]
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or DATA_DIR / "media")
 MEDIA_URL = "media/"
 
-# Production switches: each one explicit.
 MANIFEST_STATIC = envbool("BENCHVIEW_MANIFEST_STATIC", False)
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        "BACKEND": (
-            "whitenoise.storage.CompressedManifestStaticFilesStorage"
-            if MANIFEST_STATIC
-            else "django.contrib.staticfiles.storage.StaticFilesStorage"
-        )
-    },
-}
+# Blobs, admin uploads and the import folder: MEDIA_ROOT and local folders, or one
+# S3 bucket when BENCHVIEW_S3_BUCKET is set (config/hosts.py, docs/deploy.md).
+STORAGES = hosts.storages(manifest_static=MANIFEST_STATIC)
+BENCHVIEW_S3_BUCKET = hosts.S3_BUCKET
+BENCHVIEW_S3_BLOB_SERVE = hosts.blob_serve()
 SECURE_SSL_REDIRECT = envbool("BENCHVIEW_HTTPS", False)
 SESSION_COOKIE_SECURE = SECURE_SSL_REDIRECT
 CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT
@@ -252,7 +252,7 @@ BENCHVIEW_LIMITS = {
     "file_max_bytes": envint("BENCHVIEW_FILE_MAX_BYTES", 256 * 1024**2),  # one file
     "upload_max_bytes": envint("BENCHVIEW_UPLOAD_MAX_BYTES", 512 * 1024**2),  # admin upload
     # Blobs (patches, transcripts, tickets) above this size go to file storage.
-    "blob_db_max_bytes": envint("BENCHVIEW_BLOB_DB_MAX_BYTES", 4 * 1024**2),
+    "blob_db_max_bytes": hosts.blob_db_max_bytes(),
     # Release documents (formats.v1.jsondoc, ingest.reading.schema_base): nesting depth of a
     # JSON file (at most 254: orjson, which writes events and requests, stops at 255); the
     # magnitude of every number the format types (scores, costs, durations):

@@ -146,7 +146,12 @@ FORMAT_MODULES = (
     "codex_legacy",
     "codex_rollout",
     "opencode_run",
+    "asciinema",
     "atif",
+    "mini_swe_agent",
+    "swe_agent",
+    "openhands_history",
+    "inspect_sample",
 )
 
 

@@ -26,6 +26,7 @@ from ingest.reading.harbor.release import release_files, task_checks
 from ingest.reading.harbor.scrubbing import SCRUB_HINT, TrialScrub
 from ingest.reading.harbor.source import HarborSource
 from ingest.reading.harbor.stream import HarborJobs, read_jobs
+from ingest.reading.published import published_only_problems
 from leaderboard.models import Bench
 from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE, DEFAULT_REWARD_THRESHOLD, EXCEPTIONS_RULES
 
@@ -138,6 +139,7 @@ def release_of(
     scrubbing = getattr(results, "scrubbing", None)
     scrub = scrubbing is None or scrubbing.rewrite
     problems = results.problems
+    problems += published_only_problems(models.values(), {a.model for a in attempts})
     if not scrub and scrubbing.found():
         problems += [f"{finding} (not scrubbed)" for finding in scrubbing.found()]
     if problems:
