@@ -6,10 +6,10 @@ docs/harbor.md). This package reads them through the safe reader
 (``formats.reader.open_tree``) as a ``formats.sources.ResultsSource``: the
 bench's models and tasks, then each trial as an attempt, one at a time.
 ``build.release_of`` turns that into a release (``HarborSource``, the
-interface ``ingest.reading.plan`` reads) whose attempt folders are built again as
-the import reads them, so the one release import does the checking,
-preview, atomic write, lock and history, and export, mirror and API need
-no second path.
+interface ``ingest.reading.plan`` reads) whose attempt folders, built once
+and spooled to a temporary folder, are read back as the import reads them,
+so the one release import does the checking, preview, atomic write, lock
+and history, and export, mirror and API need no second path.
 
 - ``adapter``: ``HARBOR``, registered in ``formats.sources.registry.ADAPTERS``.
 - ``layout``: which folders of a tree are jobs and trials.
@@ -25,7 +25,7 @@ no second path.
   through the builders of ``formats.v1.documents``.
 - ``job_summary``: what each job's own ``result.json`` says of its models.
 - ``existing``: the bench's other models, read back from the database.
-- ``source``: ``HarborSource``, the release, its attempt folders built when read.
+- ``source``: ``HarborSource``, the release, its attempt folders read when needed.
 - ``build``: ``open_jobs``, ``release_of`` and ``harbor_release``.
 - ``errors``: ``HarborError``.
 """

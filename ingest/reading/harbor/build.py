@@ -106,14 +106,18 @@ def harbor_release(
         progress=progress,
         exceptions_rule=exceptions_rule,
     )
-    return release_of(jobs, replace=replace, title_given=bool(title))
+    try:
+        return release_of(jobs, replace=replace, title_given=bool(title))
+    except BaseException:
+        jobs.remove_spool()  # refused: no source to close, so its spool goes now
+        raise
 
 
 def release_of(
     results: ResultsSource, *, replace: bool = False, title_given: bool = True
 ) -> HarborRelease:
     """The release built from a source of results: its attempts read one at a
-    time (each kept light, its folder built again when the import reads it),
+    time (each kept light, its folder read again when the import reads it),
     the bench's other models kept (unless ``replace``), and the release's own
     documents written from the light entries. Every problem is raised together
     as HarborError before anything could be written."""
@@ -185,6 +189,8 @@ def release_of(
         folders=folders,
         scrubbed=scrubbing.found() if scrubbing is not None and scrub else [],
         scrubs=scrub,
+        # The built folders it reads go with it, however the import ends.
+        on_close=getattr(results, "remove_spool", None),
     )
     return HarborRelease(source, getattr(results, "trials", len(attempts)), results.notes, kept)
 
