@@ -11,9 +11,9 @@ from django.db import connections, models
 from django.db.models import Q
 
 from core import jsonsafe
+from formats.v1.scoring import EXCEPTIONS_RULES, PASS_RATE_RULES
 from leaderboard.querysets import AttemptQuerySet, MainAttemptManager, TaskQuerySet
 from leaderboard.revision_models import BenchRevision  # noqa: F401 (own module; found here)
-from leaderboard.scoring import EXCEPTIONS_RULES, PASS_RATE_RULES
 
 
 class Bench(models.Model):

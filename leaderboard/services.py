@@ -8,6 +8,17 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
+from formats.v1.scoring import (
+    EXCEPTION_FLAG_PREFIX,
+    LEFT_OUT,
+    Cell,
+    competition_ranks,
+    differs,
+    model_figures,
+    pass_k_figures,
+    task_outcomes,
+    task_values,
+)
 from leaderboard.harbor_result import HARBOR_RESULT, harbor_result_differences
 from leaderboard.models import (
     Attempt,
@@ -19,17 +30,6 @@ from leaderboard.models import (
     Task,
 )
 from leaderboard.revisions import revision_record
-from leaderboard.scoring import (
-    EXCEPTION_FLAG_PREFIX,
-    LEFT_OUT,
-    Cell,
-    competition_ranks,
-    differs,
-    model_figures,
-    pass_k_figures,
-    task_outcomes,
-    task_values,
-)
 
 # Leaderboard row figures compared with what the release published.
 COMPARED_ROW_FIGURES = ("score", "flagged", "cost_usd", "duration_s", "rank")

@@ -2,7 +2,7 @@
 manifest, leaderboard, matrix, models/<model>.json and tasks/<task>.json.
 
 Each takes figures already worked out (the callers score with
-``leaderboard.scoring``: from database rows, from Harbor trials, from sample
+``formats.v1.scoring``: from database rows, from Harbor trials, from sample
 draws) and gives the document as a dict, its keys in the format's order.
 What goes beyond v1 (fields readers may ignore) is passed in by the caller
 and placed where the format allows it.

@@ -12,6 +12,7 @@ from pydantic import ConfigDict, Field, field_validator
 
 from formats.v1 import SCHEMA
 from formats.v1.jsondoc import parse_json  # noqa: F401  (the documents' decoder)
+from formats.v1.scoring import EXCEPTIONS_RULES, SCORING_RULES
 from formats.v1.slugs import RESERVED_BENCH_SLUGS, SLUG_RE
 from ingest.reading.schema_base import (
     Doc,
@@ -23,7 +24,6 @@ from ingest.reading.schema_base import (
     column_text,
 )
 from leaderboard.models import Attempt, Batch, Bench, Check, CheckResult, Model, Task
-from leaderboard.scoring import EXCEPTIONS_RULES, SCORING_RULES
 from trajectories.models import VendorRequest
 
 # Every document names the one version of the format (formats.v1.SCHEMA).
@@ -78,7 +78,7 @@ class ManifestDoc(Doc):
     batches: list[BatchDoc]
     counts: CountsDoc
     # Beyond v1 (Harbor benches): how a trial that raised is scored, see
-    # leaderboard.scoring.EXCEPTIONS_RULES. Absent: verdicts' exceptions decide nothing.
+    # formats.v1.scoring.EXCEPTIONS_RULES. Absent: verdicts' exceptions decide nothing.
     exceptions_rule: str | None = None
 
     @field_validator("bench")

@@ -19,6 +19,7 @@ from django.contrib.admin.models import ADDITION, LogEntry
 
 from formats.reader import ReleaseReadError
 from formats.sources import ImportOptions, SourceError
+from formats.v1.scoring import DEFAULT_EXCEPTIONS_RULE
 from ingest.models import ImportRecord
 from ingest.progress import ProgressCallback
 from ingest.reading.harbor.errors import HarborError
@@ -27,7 +28,6 @@ from ingest.reading.report import plan_summary
 from ingest.running.locks import ImportBusy, import_lock
 from ingest.running.opening import open_for_import, progress_option
 from ingest.writing.services import ImportRefused, ImportResult, write_release
-from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 logger = logging.getLogger(__name__)
 

@@ -9,6 +9,11 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from formats.reader import open_tree
+from formats.v1.scoring import (
+    DEFAULT_EXCEPTIONS_RULE,
+    DEFAULT_REWARD_THRESHOLD,
+    EXCEPTIONS_RULES,
+)
 from ingest.management.outcome import report_import
 from ingest.models import ImportRecord
 from ingest.reading.harbor.build import describe, harbor_release
@@ -16,11 +21,6 @@ from ingest.reading.harbor.source import HarborSource
 from ingest.running.cli_progress import TerminalProgress
 from ingest.running.imports import Action, run_import
 from ingest.running.locks import ImportBusy
-from leaderboard.scoring import (
-    DEFAULT_EXCEPTIONS_RULE,
-    DEFAULT_REWARD_THRESHOLD,
-    EXCEPTIONS_RULES,
-)
 
 
 def threshold(text: str) -> float:

@@ -2,7 +2,7 @@
 
 It lives here, not under ``formats/sources/``, because reading a trial
 checks its values against the site's column sizes (``ingest.reading.schema``,
-``leaderboard.models``) and scores it with ``leaderboard.scoring``; the
+``leaderboard.models``) and scores it with ``formats.v1.scoring``; the
 ground floor imports neither.
 """
 
@@ -14,11 +14,11 @@ from pathlib import Path
 from formats.reader import open_tree
 from formats.reader.peek import peek_names
 from formats.sources import ImportOptions
+from formats.v1.scoring import DEFAULT_EXCEPTIONS_RULE, DEFAULT_REWARD_THRESHOLD
 from ingest.reading.harbor.build import open_jobs
 from ingest.reading.harbor.errors import HarborError
 from ingest.reading.harbor.layout import RESULT
 from ingest.reading.harbor.stream import HarborJobs
-from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE, DEFAULT_REWARD_THRESHOLD
 
 
 class HarborAdapter:

@@ -17,6 +17,7 @@ from functools import partial
 
 from formats.reader import ReleaseSource
 from formats.sources import AttemptEntry, LazyFolder, ResultsSource, digests_of
+from formats.v1.scoring import DEFAULT_EXCEPTIONS_RULE, DEFAULT_REWARD_THRESHOLD, EXCEPTIONS_RULES
 from formats.v1.slugs import RESERVED_BENCH_SLUGS, is_slug
 from ingest.progress import ProgressCallback
 from ingest.reading.harbor.errors import HarborError
@@ -27,7 +28,6 @@ from ingest.reading.harbor.scrubbing import SCRUB_HINT, TrialScrub
 from ingest.reading.harbor.source import HarborSource
 from ingest.reading.harbor.stream import HarborJobs, read_jobs
 from leaderboard.models import Bench
-from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE, DEFAULT_REWARD_THRESHOLD, EXCEPTIONS_RULES
 
 
 @dataclass
@@ -92,7 +92,7 @@ def harbor_release(
     ``scrub`` rewrites home paths and internal host names in the trials' files
     (listed on the source's ``scrubbed``); without it they are refused.
     ``progress`` hears of each trial read (phase "checking").
-    ``exceptions_rule`` scores the trials that raised (leaderboard.scoring).
+    ``exceptions_rule`` scores the trials that raised (formats.v1.scoring).
     """
     jobs = open_jobs(
         trees,

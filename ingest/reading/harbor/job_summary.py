@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from formats.reader import ReleaseSource
+from formats.v1.scoring import TOLERANCE
 from ingest.reading import schema
 from ingest.reading.harbor.layout import RESULT, TrialFolder
-from leaderboard.scoring import TOLERANCE
 
 
 @dataclass

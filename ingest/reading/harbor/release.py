@@ -16,9 +16,7 @@ from core.formatting import model_rate
 from formats.sources import AttemptEntry, ModelEntry, TaskEntry
 from formats.v1 import documents as v1
 from formats.v1.files import model_path, task_path
-from ingest.reading.harbor.attempts import RULE, dump
-from leaderboard.harbor_result import HARBOR_RESULT
-from leaderboard.scoring import (
+from formats.v1.scoring import (
     DEFAULT_EXCEPTIONS_RULE,
     EXCEPTION_FLAG_PREFIX,
     LEFT_OUT,
@@ -27,6 +25,8 @@ from leaderboard.scoring import (
     model_figures,
     trials_figure,
 )
+from ingest.reading.harbor.attempts import RULE, dump
+from leaderboard.harbor_result import HARBOR_RESULT
 
 __all__ = ["ModelEntry", "TaskEntry", "cell_document", "release_files", "task_checks"]
 

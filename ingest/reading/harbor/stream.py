@@ -19,6 +19,7 @@ from functools import partial
 
 from formats.reader import ReleaseSource
 from formats.sources import AttemptEntry, BenchFacts, LazyFolder, ModelEntry, TaskEntry, digests_of
+from formats.v1.scoring import DEFAULT_EXCEPTIONS_RULE
 from ingest.progress import Phase, Progress, ProgressCallback
 from ingest.reading.harbor.attempts import RULE, AttemptFiles, dump, trial_attempt
 from ingest.reading.harbor.identity import (
@@ -33,7 +34,6 @@ from ingest.reading.harbor.naming import ModelRule, model_of, slugify, title_of
 from ingest.reading.harbor.scrubbing import TrialScrub
 from ingest.reading.harbor.trial import Trial, TrialProblem, read_head, read_trial
 from leaderboard.harbor_result import HARBOR_RESULT
-from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 
 def _order(trial: Trial) -> tuple[str, str]:

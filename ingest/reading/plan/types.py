@@ -12,9 +12,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
+from formats.v1.scoring import differs
 from ingest.reading import schema
 from ingest.reading.transcripts import TranscriptReading
-from leaderboard.scoring import differs
 
 # An attempt folder: (model, task, trial); trial 0 is the folder itself, n > 0
 # its trials/<n>/ folder (a further trial, docs/harbor.md).
