@@ -1,7 +1,7 @@
 """Harbor jobs as an adapter of ``formats.sources``, registered by the ingest app.
 
 It lives here, not under ``formats/sources/``, because reading a trial
-checks its values against the site's column sizes (``ingest.reading.schema``,
+checks its values against the site's column sizes (``formats.v1.schema``,
 ``leaderboard.models``) and scores it with ``formats.v1.scoring``; the
 ground floor imports neither.
 """

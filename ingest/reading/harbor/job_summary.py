@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from formats.reader import ReleaseSource
+from formats.v1 import schema
 from formats.v1.scoring import TOLERANCE
-from ingest.reading import schema
 from ingest.reading.harbor.layout import RESULT, TrialFolder
 
 

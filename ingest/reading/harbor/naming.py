@@ -14,8 +14,8 @@ from typing import Any
 import orjson
 
 from formats.sources import ModelEntry
+from formats.v1 import schema
 from formats.v1.slugs import is_slug
-from ingest.reading import schema
 from ingest.reading.harbor.errors import HarborError
 from ingest.reading.harbor.trial import MODEL_NAME_MAX, PROVIDER_MAX, Trial
 from leaderboard.facts import FIELDS as FACTS

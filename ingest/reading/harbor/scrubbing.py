@@ -15,8 +15,8 @@ from typing import Any
 
 import orjson
 
+from formats.v1 import schema
 from formats.v1.jsondoc import JSONProblem
-from ingest.reading import schema
 from ingest.reading.scrub import Finding, Scrubber
 
 SCRUB_HINT = (

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from formats.reader import ReleaseSource
+from formats.v1 import event_schema, schema
 from formats.v1.jsondoc import JSONProblem
 from formats.v1.scoring import CheckOutcome, score_verdict
-from ingest.reading import event_schema, schema
 from ingest.reading.plan.checker import Checker
 from ingest.reading.plan.types import AttemptDocs, AttemptPlan, CheckedAttempt, sha256_hex
 from ingest.reading.transcripts import TranscriptReading, read_transcript, utf8_error_at
