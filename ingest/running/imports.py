@@ -82,9 +82,9 @@ def run_import(
     releases only). Harbor jobs are imported into ``bench``: scrubbed unless
     ``harbor_scrub`` is False (``scrub`` is for a release), with
     ``harbor_models`` as the models file. ``opener`` replaces the opening of
-    ``path`` (import_harbor builds its release from several paths); for an
-    import it is called under the lock, so what it reads of the database cannot
-    change before the import.
+    ``path`` (import_harbor opens several paths, with its options, through
+    ``open_for_import``); for an import it is called under the lock, so what it
+    reads of the database cannot change before the import.
 
     An import's record ("applied" or "no-change") is written in the import's
     own transaction, and ``on_written(record)`` (the job's outcome) is called
