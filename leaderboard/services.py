@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
+from formats.v1.harbor_result import HARBOR_RESULT, harbor_result_differences
 from formats.v1.scoring import (
     EXCEPTION_FLAG_PREFIX,
     LEFT_OUT,
@@ -19,7 +20,6 @@ from formats.v1.scoring import (
     task_outcomes,
     task_values,
 )
-from leaderboard.harbor_result import HARBOR_RESULT, harbor_result_differences
 from leaderboard.models import (
     Attempt,
     Bench,

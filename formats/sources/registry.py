@@ -14,13 +14,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from formats.reader import open_tree
+from formats.sources.harbor.adapter import HARBOR
 from formats.sources.protocol import OPTION_NAMES, Adapter, ImportOptions, SourceError
 from formats.sources.release import RELEASE
 
-# name -> adapter; the order is the order of detection. Harbor jobs (whose
-# reading needs the site's column sizes) are registered by the ingest app.
+# name -> adapter; the order is the order of detection.
 ADAPTERS: dict[str, Adapter] = {
     "release": RELEASE,
+    "harbor": HARBOR,
 }
 
 

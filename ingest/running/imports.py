@@ -19,10 +19,10 @@ from django.contrib.admin.models import ADDITION, LogEntry
 
 from formats.reader import ReleaseReadError
 from formats.sources import ImportOptions, SourceError
+from formats.sources.harbor.errors import HarborError
 from formats.v1.scoring import DEFAULT_EXCEPTIONS_RULE
 from ingest.models import ImportRecord
 from ingest.progress import ProgressCallback
-from ingest.reading.harbor.errors import HarborError
 from ingest.reading.plan import ImportPlan, build_plan
 from ingest.reading.report import plan_summary
 from ingest.running.locks import ImportBusy, import_lock

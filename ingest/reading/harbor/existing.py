@@ -14,10 +14,10 @@ import orjson
 
 from core import jsonsafe
 from formats.sources import ModelEntry, TaskEntry
-from ingest.reading.harbor.attempts import RULE, AttemptFiles, rescore
+from formats.sources.harbor.attempts import RULE, AttemptFiles, rescore
+from formats.v1.harbor_result import HARBOR_RESULT
 from leaderboard.extras import item_key
 from leaderboard.facts import declared
-from leaderboard.harbor_result import HARBOR_RESULT
 from leaderboard.models import Attempt, Bench
 from trajectories.documents import ATTEMPT_FILES
 

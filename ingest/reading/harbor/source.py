@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 
 from formats.sources import LazyFolder, digests_of
-from ingest.reading.harbor.errors import HarborError
+from formats.sources.harbor.errors import HarborError
 
 __all__ = ["HarborSource", "LazyFolder", "digests_of"]
 

@@ -1,7 +1,7 @@
 """Per-attempt checks: one attempt folder read, hashed, validated and scrubbed.
 
 What the exporter should have scrubbed is a problem, or with ``plan.scrub`` is
-rewritten (see ingest.reading.scrub). A valid folder becomes a ``CheckedAttempt``.
+rewritten (see formats.scrub). A valid folder becomes a ``CheckedAttempt``.
 """
 
 from __future__ import annotations

@@ -15,10 +15,10 @@ from typing import Any
 from django.conf import settings
 
 from formats.normalise import atif
+from formats.sources.harbor.layout import RESULT, TrialFolder
+from formats.sources.harbor.scrubbing import TrialScrub
 from formats.v1 import schema, sizes
 from formats.v1.schema_base import _RFC3339
-from ingest.reading.harbor.layout import RESULT, TrialFolder
-from ingest.reading.harbor.scrubbing import TrialScrub
 
 REWARD_TXT = "verifier/reward.txt"
 REWARD_JSON = "verifier/reward.json"

@@ -13,6 +13,8 @@ from typing import Any
 import orjson
 
 from formats.sources import AttemptEntry, Check, LazyFolder
+from formats.sources.harbor.events import trial_events
+from formats.sources.harbor.trial import Trial, read_ticket
 from formats.v1 import SCHEMA
 from formats.v1.files import attempt_folder
 from formats.v1.scoring import (
@@ -22,8 +24,6 @@ from formats.v1.scoring import (
     is_counted,
     score_verdict,
 )
-from ingest.reading.harbor.events import trial_events
-from ingest.reading.harbor.trial import Trial, read_ticket
 
 RULE = "reward-threshold"
 GRADER = {"name": "harbor-verifier", "version": "1"}
