@@ -8,6 +8,7 @@ PY := $(VENV)/bin/python
 UV := python3 -m uv
 SAMPLE_DIR := var/sample-release
 HARBOR_DIR := var/sample-harbor
+TB_DIR := var/sample-terminal-bench
 HOST ?= 127.0.0.1
 # Test processes (pytest-xdist; each has its own test database and live server).
 # A module stays in one process, so its shared import is made once.
@@ -31,9 +32,10 @@ chromium:
 	@test -x /usr/bin/chromium || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 sample: venv
-	rm -rf $(SAMPLE_DIR) $(HARBOR_DIR)
+	rm -rf $(SAMPLE_DIR) $(HARBOR_DIR) $(TB_DIR)
 	$(PY) manage.py make_sample_release $(SAMPLE_DIR)
 	$(PY) manage.py make_sample_harbor $(HARBOR_DIR)
+	$(PY) manage.py make_sample_terminal_bench $(TB_DIR)
 
 # An import worker (`manage.py db_worker`) runs beside the web server and stops with it:
 # admin imports are jobs it takes from the database queue.
@@ -44,6 +46,7 @@ demo: venv
 	$(MAKE) sample
 	$(PY) manage.py import_release $(SAMPLE_DIR)
 	$(PY) manage.py import_harbor $(HARBOR_DIR) --bench interaction-bench --title "Interaction Bench" --models $(HARBOR_DIR)/models.json
+	$(PY) manage.py import_results $(TB_DIR) --bench terminal-bench-sample --title "Terminal-Bench (sample)"
 	@# The address is printed once the server answers, not before: a busy
 	@# port or a slow start must not leave a dead link on the screen. The import
 	@# worker runs beside the server and stops with it.

@@ -1,7 +1,9 @@
 """Import (or check) paths of any kind through the import commands themselves.
 
-Releases go to ``import_release`` one by one; Harbor paths together to
-``import_harbor`` as one bench (named after the first path unless given);
+Releases go to ``import_release`` one by one; other folders and archives
+together to ``import_results`` (Harbor jobs, Terminal-Bench runs, any
+registered format, told by content) as one bench (named after the first path
+unless given);
 single transcripts to ``import_harbor`` as trials of the bench ``local``. The
 commands print their own plan, progress bar and refusals, so a broken input
 reads exactly as it does from ``manage.py``.
@@ -56,7 +58,9 @@ def import_paths(
         models = [p / MODELS for p in harbor if (p / MODELS).is_file()]
         if models:
             options["models"] = str(models[0])
-        call_command("import_harbor", *map(str, harbor), **options)
+        # import_results tells Harbor jobs from the other registered formats
+        # (Terminal-Bench runs, ...) by content.
+        call_command("import_results", *map(str, harbor), **options)
     if grouped[TRANSCRIPT]:
         with ExitStack() as stack:
             into = transcripts_dir or Path(stack.enter_context(tempfile.TemporaryDirectory()))

@@ -2,7 +2,8 @@
 
 ``release``: a folder or archive with ``manifest.json`` at its root (release
 format v1). ``harbor``: any other folder or archive (Harbor jobs, a job, a
-trial; the Harbor reader names what is wrong with it). ``transcript``: a single
+trial, Terminal-Bench runs or any registered format: import_results tells
+them apart by content and names what it looked for). ``transcript``: a single
 file that is not an archive (a raw Claude Code, Codex or OpenCode transcript,
 or ATIF).
 """

@@ -146,6 +146,7 @@ FORMAT_MODULES = (
     "codex_legacy",
     "codex_rollout",
     "opencode_run",
+    "asciinema",
     "atif",
 )
 

@@ -17,10 +17,14 @@ from formats.reader import open_tree
 from formats.sources.harbor.adapter import HARBOR
 from formats.sources.protocol import OPTION_NAMES, Adapter, ImportOptions, SourceError
 from formats.sources.release import RELEASE
+from formats.sources.terminal_bench import TERMINAL_BENCH
 
 # name -> adapter; the order is the order of detection.
 ADAPTERS: dict[str, Adapter] = {
     "release": RELEASE,
+    TERMINAL_BENCH.name: TERMINAL_BENCH,
+    # After the others, as when the ingest app registered it: Harbor's trials
+    # are found by a result.json anywhere, which other layouts may hold too.
     "harbor": HARBOR,
 }
 

@@ -44,7 +44,9 @@ def test_it_reads_an_opencode_storage_folder():
 
 
 def test_an_unknown_format_is_a_clear_error():
-    with pytest.raises(CommandError, match="unknown format 'nope'; known: atif, claude-session"):
+    with pytest.raises(
+        CommandError, match="unknown format 'nope'; known: asciinema, atif, claude-session"
+    ):
         run(FIXTURES / "takopi_opencode_run_json.jsonl", "--format", "nope")
 
 

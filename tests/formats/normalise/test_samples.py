@@ -19,6 +19,16 @@ from tests.formats.normalise.helpers import (
 )
 
 SAMPLES = {
+    # Written for these tests (SOURCES.md): header and prompt (the system
+    # event), then five runs of keystrokes: clear, ls, chmod typed in two
+    # chunks, Ctrl-C, Ctrl-D. The marker (line 14) and the resize (16) give none.
+    "benchview_asciinema_tmux_session.jsonl": {
+        "format": "asciinema",
+        "counts": {"system": 1, "tool_call": 5},
+        "failed": [],
+        "unanswered": [],
+        "unmapped": 2,
+    },
     # init, prompt, text+Bash+Write in one line, two results, text, result,
     # a second session's init and its error_during_execution result.
     "takopi_claude_stream_json_session.jsonl": {
