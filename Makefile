@@ -7,7 +7,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 UV := python3 -m uv
 SAMPLE_DIR := var/sample-release
+SWEBENCH_DIR := var/sample-swebench
 HARBOR_DIR := var/sample-harbor
+INSPECT_DIR := var/sample-inspect
 TB_DIR := var/sample-terminal-bench
 HOST ?= 127.0.0.1
 # Test processes (pytest-xdist; each has its own test database and live server).
@@ -17,7 +19,7 @@ PORT ?= 8000
 export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 
-.PHONY: demo test venv chromium lint format serve check-deploy sample clean fuzz
+.PHONY: demo test venv chromium multihost-packages lint format serve check-deploy sample clean fuzz
 
 venv: $(VENV)/.synced
 
@@ -31,11 +33,26 @@ $(VENV)/.synced: pyproject.toml uv.lock
 chromium:
 	@test -x /usr/bin/chromium || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+# Debian's HAProxy, Ceph (RADOS Gateway) and PostgreSQL for the multi-host test
+# (tests/multihost, docs/deploy.md). It needs root, as the test does; elsewhere the
+# test skips and this installs nothing.
+MULTIHOST_PROGRAMS = haproxy radosgw radosgw-admin ceph-mon ceph-osd ceph-authtool monmaptool runuser unshare
+multihost-packages:
+	@if [ "$$(id -u)" = 0 ]; then \
+	  for p in $(MULTIHOST_PROGRAMS); do command -v $$p >/dev/null || missing=1; done; \
+	  ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1 || { missing=1; pg=postgresql; }; \
+	  if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -qq --no-install-recommends haproxy radosgw ceph-mon ceph-osd \
+	    ceph-common iproute2 util-linux curl $$pg >/dev/null; fi; \
+	fi
+
 sample: venv
-	rm -rf $(SAMPLE_DIR) $(HARBOR_DIR) $(TB_DIR)
+	rm -rf $(SAMPLE_DIR) $(HARBOR_DIR) $(INSPECT_DIR) $(TB_DIR) $(SWEBENCH_DIR)
 	$(PY) manage.py make_sample_release $(SAMPLE_DIR)
 	$(PY) manage.py make_sample_harbor $(HARBOR_DIR)
+	$(PY) manage.py make_sample_inspect $(INSPECT_DIR)
 	$(PY) manage.py make_sample_terminal_bench $(TB_DIR)
+	$(PY) manage.py make_sample_swebench $(SWEBENCH_DIR)
 
 # An import worker (`manage.py db_worker`) runs beside the web server and stops with it:
 # admin imports are jobs it takes from the database queue.
@@ -46,7 +63,9 @@ demo: venv
 	$(MAKE) sample
 	$(PY) manage.py import_release $(SAMPLE_DIR)
 	$(PY) manage.py import_harbor $(HARBOR_DIR) --bench interaction-bench --title "Interaction Bench" --models $(HARBOR_DIR)/models.json
+	$(PY) manage.py import_inspect $(INSPECT_DIR) --bench inspect-ctf --title "Inspect CTF (sample)"
 	$(PY) manage.py import_results $(TB_DIR) --bench terminal-bench-sample --title "Terminal-Bench (sample)"
+	$(PY) manage.py import_results $(SWEBENCH_DIR)/evaluation/verified --bench swe-bench-sample --title "SWE-bench Verified (sample)"
 	@# The address is printed once the server answers, not before: a busy
 	@# port or a slow start must not leave a dead link on the screen. The import
 	@# worker runs beside the server and stops with it.
@@ -86,7 +105,7 @@ serve: venv $(SECRET_KEY_FILE)
 check-deploy: venv $(SECRET_KEY_FILE)
 	$(SERVE_ENV) $(PY) manage.py check --deploy
 
-test: venv chromium
+test: venv chromium multihost-packages
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)

@@ -13,6 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from config import hosts
 from config.api_docs import API_DOCS
 from config.env import envbool, envint, envlist, envpath
 
@@ -116,8 +117,7 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # WAL lets the site read while an import writes; the timeout makes a second
-    # writer wait instead of failing at once.
+    # WAL lets the site read while an import writes; a second writer waits.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;"}
     )
@@ -136,6 +136,12 @@ else:
     _progress["TEST"] = {"MIRROR": "default"}
 DATABASES["progress"] = _progress
 DATABASE_ROUTERS = ["ingest.routers.ProgressRouter"]
+# Anonymous GETs read from a streaming replica when DATABASE_REPLICA_URL is set.
+if _replica := hosts.replica_database(DATABASES["default"]):
+    DATABASES["replica"] = _replica
+    DATABASE_ROUTERS.append("core.replica.ReplicaRouter")
+    MIDDLEWARE.insert(0, "core.replica.ReplicaPinMiddleware")
+BENCHVIEW_REPLICA_RETRY_S = envint("BENCHVIEW_REPLICA_RETRY_S", 10)
 
 # Admin imports run as background jobs on Django's tasks API; the queue is a
 # table of the database (django-tasks-db), worked by `manage.py db_worker`.
@@ -154,18 +160,12 @@ STATICFILES_DIRS = [RESOURCE_DIR / "static"]
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or DATA_DIR / "media")
 MEDIA_URL = "media/"
 
-# Production switches: each one explicit.
 MANIFEST_STATIC = envbool("BENCHVIEW_MANIFEST_STATIC", False)
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        "BACKEND": (
-            "whitenoise.storage.CompressedManifestStaticFilesStorage"
-            if MANIFEST_STATIC
-            else "django.contrib.staticfiles.storage.StaticFilesStorage"
-        )
-    },
-}
+# Blobs, admin uploads and the import folder: MEDIA_ROOT and local folders, or one
+# S3 bucket when BENCHVIEW_S3_BUCKET is set (config/hosts.py, docs/deploy.md).
+STORAGES = hosts.storages(manifest_static=MANIFEST_STATIC)
+BENCHVIEW_S3_BUCKET = hosts.S3_BUCKET
+BENCHVIEW_S3_BLOB_SERVE = hosts.blob_serve()
 SECURE_SSL_REDIRECT = envbool("BENCHVIEW_HTTPS", False)
 SESSION_COOKIE_SECURE = SECURE_SSL_REDIRECT
 CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT
@@ -252,7 +252,7 @@ BENCHVIEW_LIMITS = {
     "file_max_bytes": envint("BENCHVIEW_FILE_MAX_BYTES", 256 * 1024**2),  # one file
     "upload_max_bytes": envint("BENCHVIEW_UPLOAD_MAX_BYTES", 512 * 1024**2),  # admin upload
     # Blobs (patches, transcripts, tickets) above this size go to file storage.
-    "blob_db_max_bytes": envint("BENCHVIEW_BLOB_DB_MAX_BYTES", 4 * 1024**2),
+    "blob_db_max_bytes": hosts.blob_db_max_bytes(),
     # Release documents (formats.v1.jsondoc, formats.v1.schema_base): nesting depth of a
     # JSON file (at most 254: orjson, which writes events and requests, stops at 255); the
     # magnitude of every number the format types (scores, costs, durations):
@@ -318,6 +318,11 @@ BENCHVIEW_LIMITS = {
     "vendor_body_preview_chars": envint("BENCHVIEW_VENDOR_BODY_PREVIEW_CHARS", 20_000),
     "patch_render_max_chars": envint("BENCHVIEW_PATCH_RENDER_MAX_CHARS", 1_000_000),
     "compare_align_max_cells": envint("BENCHVIEW_COMPARE_ALIGN_MAX_CELLS", 1_000_000),
+    # Past that, still exact by the bit-parallel LCS up to this many cells
+    # (one bit each: 256M is 32 MB of rows); past this, difflib's approximation.
+    "compare_align_max_bits": envint("BENCHVIEW_COMPARE_ALIGN_MAX_BITS", 256_000_000),
+    # How long a pair's alignment is kept for its later pages (trajectories.compare_rows).
+    "compare_align_cache_seconds": envint("BENCHVIEW_COMPARE_ALIGN_CACHE_SECONDS", 3600),
     # Attempt page: error events its summary links to, failures linked per tool,
     # events rendered per piece of the streamed response. Compare page:
     # characters of a step's command in the alignment table.
@@ -325,6 +330,11 @@ BENCHVIEW_LIMITS = {
     "attempt_first_failures": envint("BENCHVIEW_ATTEMPT_FIRST_FAILURES", 3),
     "attempt_events_per_piece": envint("BENCHVIEW_ATTEMPT_EVENTS_PER_PIECE", 500),
     "compare_step_chars": envint("BENCHVIEW_COMPARE_STEP_CHARS", 160),
+    # The compare page's aligned steps: rows per page (?rows=N), so its HTML is
+    # bounded whatever the two trajectories' lengths, and how many one-sided
+    # rows in a row are folded into one.
+    "compare_rows_per_page": envint("BENCHVIEW_COMPARE_ROWS_PER_PAGE", 300),
+    "compare_fold_min_rows": envint("BENCHVIEW_COMPARE_FOLD_MIN_ROWS", 4),
     "matrix_tasks_per_page": envint("BENCHVIEW_MATRIX_TASKS_PER_PAGE", 200),
     # Sign-in: failures for an account or from an address before a lockout of N minutes.
     "login_failure_limit": envint("BENCHVIEW_LOGIN_FAILURE_LIMIT", 5),
@@ -382,6 +392,9 @@ BENCHVIEW_LIMITS = {
     "transcript_page_chunk_bytes": envint("BENCHVIEW_TRANSCRIPT_PAGE_CHUNK_BYTES", 256 * 1024),
     # Lines per transcript page (``?from=``); ``?all=1`` gives every line.
     "transcript_page_lines": envint("BENCHVIEW_TRANSCRIPT_PAGE_LINES", 2000),
+    # Bytes of a transcript line shown on its page (the rest is one click
+    # away, ?line=N): with the lines per page, a bound on a page's size.
+    "transcript_line_bytes": envint("BENCHVIEW_TRANSCRIPT_LINE_BYTES", 2000),
     # Admin import preview: names listed per group before "and N more".
     "preview_list_max": envint("BENCHVIEW_PREVIEW_LIST_MAX", 200),
 }

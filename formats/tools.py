@@ -29,12 +29,25 @@ TOOL_FAMILIES: dict[str, tuple[str, ...]] = {
         "bash_command",
         "keystrokes",
         "terminal",
+        "bash_session",  # Inspect's stateful shell
         "write_stdin",
         "bashoutput",
     ),
     # Run code in an interpreter (Inspect's ``python``, OpenHands' IPython cell).
-    "python": ("python", "ipython", "execute_ipython_cell"),
-    "read": ("read", "read_file", "view", "view_file", "view_image", "open", "notebookread"),
+    "python": ("python", "ipython", "execute_ipython_cell", "run_ipython"),
+    # SWE-agent's file viewer moves with goto and scroll_*.
+    "read": (
+        "read",
+        "read_file",
+        "view",
+        "view_file",
+        "view_image",
+        "open",
+        "notebookread",
+        "goto",
+        "scroll_up",
+        "scroll_down",
+    ),
     # Change a file in place, whole-file writes excepted. ``apply_patch`` (Codex)
     # and the editor tools whose commands also view or create (SWE-agent's
     # ``str_replace_editor``, Inspect's ``text_editor``) count as edits: most of
@@ -49,6 +62,9 @@ TOOL_FAMILIES: dict[str, tuple[str, ...]] = {
         "edit_file",
         "str_replace",
         "notebookedit",
+        # SWE-agent's line editor.
+        "insert",
+        "append",
     ),
     "write": ("write", "write_file", "create_file", "create"),
     # Find files or text: names (glob, ls) and contents (grep) are one family.
@@ -66,7 +82,8 @@ TOOL_FAMILIES: dict[str, tuple[str, ...]] = {
         "search_file",
         "search_dir",
     ),
-    "webfetch": ("webfetch", "web_fetch", "fetch"),
+    # OpenHands' browser actions too.
+    "webfetch": ("webfetch", "web_fetch", "fetch", "browser", "browse", "browse_interactive"),
     "websearch": ("websearch", "web_search", "web_search_call"),
     "task": ("task", "agent", "spawn_agent"),
     "todo": (

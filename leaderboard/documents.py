@@ -117,10 +117,19 @@ def _aggregate(model: Model, sums: dict[int, Sums] | None) -> dict[str, Any]:
 
 
 def _rank_fields(model: Model, bench: Bench) -> dict[str, Any]:
-    """Beyond v1 (readers may ignore them): the rank range, and on pass-fail
-    benches pass@k and pass^k keyed by k as a string."""
-    found: dict[str, Any] = {"rank_low": model.rank_low, "rank_high": model.rank_high}
+    """Beyond v1 (readers may ignore them): the rank range; the published
+    figure and whether it is all the row has (docs/statistics.md); on
+    pass-fail benches the passing trials, the trials, pass@k and pass^k keyed
+    by k as a string (null and empty on a published-only row: no trials)."""
+    found: dict[str, Any] = {
+        "rank_low": model.rank_low,
+        "rank_high": model.rank_high,
+        "published_score": model.published_score,
+        "published_only": model.published_only,
+    }
     if bench.is_pass_fail:
+        found["passed"] = None if model.published_only else model.passed
+        found["trials"] = None if model.published_only else model.trials
         found["pass_at_k"] = dict(model.pass_at_k)
         found["pass_hat_k"] = dict(model.pass_hat_k)
     return found
@@ -152,7 +161,10 @@ def leaderboard_document(bench: Bench, *, live_only: bool = False) -> dict[str, 
 
 def matrix_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any]:
     tasks = list(bench.tasks.order_by("position").select_related("batch"))
-    models = list(bench.models.ranked().values_list("pk", "slug"))
+    models = list(bench.models.ranked().values_list("pk", "slug", "published_only"))
+    # v1 lists every model; a published-only one has no row of cells (not even empty).
+    only = {pk for pk, _, published_only in models if published_only}
+    models = [(pk, slug) for pk, slug, _ in models]
     cells: dict[int, dict[str, Any]] = {pk: {} for pk, _ in models}
     slugs = {t.pk: t.slug for t in tasks}
     # Every trial in the one query: further trials (trial > 0) add the cell's
@@ -182,7 +194,7 @@ def matrix_document(bench: Bench, *, live_only: bool = False) -> dict[str, Any]:
         revision=bench.revision,
         tasks=entries,
         models=[slug for _, slug in models],
-        cells={slug: cells[pk] for pk, slug in models},
+        cells={slug: cells[pk] for pk, slug in models if pk not in only},
     )
     return merge_extras(doc, bench.extras.get("matrix.json"))
 

@@ -8,7 +8,7 @@ Where each comes from (docs/model-facts.md):
   gives one, else the day its last attempt finished (``summary.json``'s
   ``timing.finished_at``; a Harbor trial's ``finished_at``).
 - ``organisation`` (or ``organization``), ``open_weights``, ``open_system``,
-  ``verified``: extension fields of ``models/<model>.json``'s ``model``
+  ``verified``, ``site``: extension fields of ``models/<model>.json``'s ``model``
   object (or the document's top level); a Harbor bench takes them from its
   ``--models`` file. Absent means unknown: shown as nothing, never as "no".
 """
@@ -34,6 +34,7 @@ class ModelFacts:
     open_weights: bool | None = None
     open_system: bool | None = None
     verified: bool | None = None
+    site: str | None = None  # the submission's page; linked only when http(s)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -51,6 +52,8 @@ def declared(extras: Mapping[str, Any] | None) -> dict[str, Any]:
                 found[name] = value
     if "results_date" in found:
         found["results_date"] = found["results_date"][:10]
+    if "site" in found and not found["site"].startswith(("https://", "http://")):
+        del found["site"]  # a javascript: or relative address is never a link
     return found
 
 
@@ -60,6 +63,13 @@ def facts_of(model: Model, last_finished: str | None) -> ModelFacts:
     if "results_date" not in found and last_finished:
         found["results_date"] = last_finished[:10]
     return ModelFacts(**found)
+
+
+def site_link(site: str | None) -> str | None:
+    """The site to link to: an http(s) address only (never ``javascript:``)."""
+    if site and site.lower().startswith(("https://", "http://")):
+        return site
+    return None
 
 
 def wanted(params: Mapping[str, str]) -> dict[str, Any]:

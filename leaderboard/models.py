@@ -128,6 +128,9 @@ class Model(models.Model):
     some_tasks = models.JSONField(default=list, blank=True)
 
     published_score = models.FloatField(null=True, blank=True)
+    # The source gave only an aggregate (no per-task results): ``score`` is the
+    # published one; no interval, rank range, pass@k, matrix row or versus.
+    published_only = models.BooleanField(default=False)
     # Unknown fields of models/<model>.json (leaderboard rows: Bench.extras).
     extras = models.JSONField(default=dict, blank=True)
     content_hash = models.CharField(max_length=80, blank=True)

@@ -416,8 +416,10 @@ def task_check_results(attempts: list[Attempt]) -> dict[int, dict[str, bool]]:
 
 
 def models_without_attempt(task: Task) -> list[Model]:
+    """Models with per-task results but none for ``task`` (a published-only
+    model has none for any task: it is not "missing" one)."""
     return list(
-        Model.objects.filter(bench_id=task.bench_id)
+        Model.objects.filter(bench_id=task.bench_id, published_only=False)
         .exclude(attempts__task=task)
         .ranked()
         .only("slug", "display_name", "bench_id")

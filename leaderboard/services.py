@@ -56,14 +56,27 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
     order = [slug for _, slug, _ in tasks]
     models = list(bench.models.all())
     cells, wanted = _cells(bench, models, task_slug)
+    # Rows the source gave only an aggregate for (docs/statistics.md): placed by it.
+    only = {m.pk: published_only_score(published_rows.get(m.slug)) for m in models}
+    only = {pk: value for pk, value in only.items() if value is not None}
+    full = [m for m in models if m.pk not in only]
 
-    figures = {m.pk: model_figures(cells[m.pk], surfaces, order) for m in models}
-    ranks = dict(competition_ranks([(m.slug, figures[m.pk].score) for m in models]))
-    per_task = {m.pk: task_values(cells[m.pk], order) for m in models}
-    intervals = _rank_intervals(bench, models, per_task)
-    most = max((n for m in models for n, _ in task_outcomes(cells[m.pk], order)), default=1)
+    figures = {m.pk: model_figures(cells[m.pk], surfaces, order) for m in full}
+    scores = {m.pk: only[m.pk] if m.pk in only else figures[m.pk].score for m in models}
+    ranks = dict(competition_ranks([(m.slug, scores[m.pk]) for m in models]))
+    per_task = {m.pk: task_values(cells[m.pk], order) for m in full}
+    intervals = _rank_intervals(bench, models, per_task, only)
+    most = max((n for m in full for n, _ in task_outcomes(cells[m.pk], order)), default=1)
     changed_models = []
     for model in models:
+        row = published_rows.get(model.slug) or {}
+        if model.pk in only:
+            values = _published_only_values(row, ranks[model.slug], only[model.pk])
+            if any(getattr(model, k) != v for k, v in values.items()):
+                for k, v in values.items():
+                    setattr(model, k, v)
+                changed_models.append(model)
+            continue
         fig = figures[model.pk]
         interval = intervals.get(model.pk)
         passk = (
@@ -71,8 +84,8 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
             if bench.is_pass_fail
             else None
         )
-        row = published_rows.get(model.slug) or {}
         values = {
+            "published_only": False,
             "rank": ranks[model.slug],
             "rank_low": interval.rank_low if interval else None,
             "rank_high": interval.rank_high if interval else None,
@@ -94,30 +107,35 @@ def bench_recompute(*, bench: Bench, published_rows: Mapping[str, Mapping[str, A
             "pass_k_tasks": passk.tasks if passk else {},
             "consistency": fig.consistency if bench.is_pass_fail else {},
             "some_tasks": [list(t) for t in fig.some_tasks] if bench.is_pass_fail else [],
-            "published_score": row.get("score"),
+            "published_score": published_figure(row),
         }
         if any(getattr(model, k) != v for k, v in values.items()):
             for k, v in values.items():
                 setattr(model, k, v)
             changed_models.append(model)
         for name in COMPARED_ROW_FIGURES:
-            published, recomputed = row.get(name), values[name]
+            published = values["published_score"] if name == "score" else row.get(name)
+            recomputed = values[name]
             # An unknown cost (null) has no figure to compare; a known one does.
             if published is None or recomputed is None:
                 continue
-            if differs(float(published), float(recomputed)):
+            if differs(float(published), float(recomputed)) and not (
+                name == "score" and within_precision(row, published, recomputed)
+            ):
                 wanted[(model.pk, None, "leaderboard.json", name)] = (published, recomputed)
         for name, (published, recomputed) in harbor_result_differences(
             row.get(HARBOR_RESULT), fig
         ).items():
             wanted[(model.pk, None, "result.json", name)] = (published, recomputed)
     if changed_models:
-        Model.objects.bulk_update(changed_models, list(values))
+        # Every figure either kind of row sets (the same keys for both).
+        Model.objects.bulk_update(changed_models, list(_published_only_values({}, 0, 0.0)))
 
-    count = max(len(models), 1)
+    # Over the models with per-task results (a published-only row has no cells).
+    count = max(len(full), 1)
     # Summed in model pk order: the models' rank order changes as the figures
     # do, and a different order of float sums would change the mean's last bits.
-    by_pk = sorted(models, key=lambda m: m.pk)
+    by_pk = sorted(full, key=lambda m: m.pk)
     changed_tasks = []
     for task in bench.tasks.all():
         # Over every model, each counting its mean over trials (0 without an attempt).
@@ -193,17 +211,81 @@ def _cells(bench: Bench, models: list[Model], task_slug: dict[int, str]):
     return cells, wanted
 
 
-def _rank_intervals(bench: Bench, models: list[Model], values: dict) -> dict:
-    """model pk -> its RankInterval (score interval and rank range)."""
-    if not models or not any(values.values()):
+def published_figure(row: Mapping[str, Any]) -> float | None:
+    """The score a leaderboard row publishes: its ``published_score`` extension
+    field where it has one (null: the source published none; the site's own
+    documents carry it so an exported release re-imports with the same
+    figure), else the v1 ``score``."""
+    value = row["published_score"] if "published_score" in row else row.get("score")
+    return None if value is None else float(value)
+
+
+def within_precision(row: Mapping[str, Any], published: float, recomputed: float) -> bool:
+    """Whether a published score rounded to ``published_precision`` (an
+    extension field: half a unit of its last decimal) is the recomputed one."""
+    precision = row.get("published_precision")
+    if not isinstance(precision, int | float) or isinstance(precision, bool) or precision < 0:
+        return False
+    return abs(float(published) - float(recomputed)) <= precision + 1e-12
+
+
+def published_only_score(row: Mapping[str, Any] | None) -> float | None:
+    """The published score of a leaderboard row marked ``published_only``
+    (an extension field: the source gave no per-task results), else None."""
+    if not row or row.get("published_only") is not True:
+        return None
+    value = published_figure(row)
+    return None if value is None else min(1.0, max(0.0, value))
+
+
+def _published_only_values(row: Mapping[str, Any], rank: int, score: float) -> dict[str, Any]:
+    """A published-only row's figures: its published score and nothing that
+    needs tasks (no interval, rank range, pass@k, surfaces, trials or costs)."""
+    return {
+        "published_only": True,
+        "rank": rank,
+        "rank_low": None,
+        "rank_high": None,
+        "score": score,
+        "tasks": 0,
+        "flagged": 0,
+        "passed": 0,
+        "trials": 0,
+        "errors": 0,
+        "cost_usd": None,
+        "cost_unknown_trials": 0,
+        "run_cost_usd": 0.0,
+        "duration_s": 0.0,
+        "by_surface": {},
+        "ci_low": None,
+        "ci_high": None,
+        "pass_at_k": {},
+        "pass_hat_k": {},
+        "pass_k_tasks": {},
+        "consistency": {},
+        "some_tasks": [],
+        "published_score": score,
+    }
+
+
+def _rank_intervals(
+    bench: Bench, models: list[Model], values: dict, fixed: Mapping[int, float]
+) -> dict:
+    """model pk -> its RankInterval (score interval and rank range), for the
+    models with per-task values. A published-only model (``fixed``: pk ->
+    score) takes part in every draw with its one score, so the others' rank
+    ranges count it, but gets no interval itself."""
+    if not values or not any(values.values()):
         return {}
     # Imported here, not with the module: paired loads numpy, a third of a
     # second of every process's start, and only an import's recompute needs it.
     from leaderboard.paired import rank_intervals
 
     ordered = sorted(models, key=lambda m: m.slug)
-    found = rank_intervals([values[m.pk] for m in ordered], seed=f"{bench.slug}/ranks")
-    return {m.pk: interval for m, interval in zip(ordered, found, strict=True)}
+    tasks = len(next(iter(values.values())))
+    columns = [values[m.pk] if m.pk in values else [fixed[m.pk]] * tasks for m in ordered]
+    found = rank_intervals(columns, seed=f"{bench.slug}/ranks")
+    return {m.pk: interval for m, interval in zip(ordered, found, strict=True) if m.pk not in fixed}
 
 
 def _sync_disagreements(bench: Bench, wanted) -> None:

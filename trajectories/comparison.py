@@ -69,15 +69,16 @@ def normalised_step(tool: str, value: Any, cwd: str = "") -> tuple[str, str]:
 
 
 def lcs_pairs(
-    a: Sequence[Hashable], b: Sequence[Hashable], *, max_cells: int
+    a: Sequence[Hashable], b: Sequence[Hashable], *, max_cells: int, max_bits: int = 0
 ) -> list[tuple[int | None, int | None]]:
     """Align two sequences along a longest common subsequence.
 
     Returns rows ``(i, j)`` in order: both set where the items match, one of
     them None where only one side has a step. The common prefix and suffix are
     taken first; the middle is solved exactly by dynamic programming when it
-    has at most ``max_cells`` cells, else by difflib's matching blocks (an
-    approximation that stays fast on trajectories of tens of thousands of steps).
+    has at most ``max_cells`` cells, exactly by the bit-parallel algorithm when
+    it has at most ``max_bits`` (its memory: one bit a cell), else by difflib's
+    matching blocks (an approximation, slow when few distinct steps repeat).
     """
     n, m = len(a), len(b)
     head = 0
@@ -89,6 +90,8 @@ def lcs_pairs(
     mid_a, mid_b = a[head : n - tail], b[head : m - tail]
     if len(mid_a) * len(mid_b) <= max_cells:
         middle = _lcs_dp(mid_a, mid_b)
+    elif len(mid_a) * len(mid_b) <= max_bits:
+        middle = _lcs_bits(mid_a, mid_b)
     else:
         middle = _matching_blocks(mid_a, mid_b)
     rows: list[tuple[int | None, int | None]] = [(i, i) for i in range(head)]
@@ -125,6 +128,62 @@ def _lcs_dp(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[tuple[int | No
     return rows
 
 
+def _lcs_bits(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[tuple[int | None, int | None]]:
+    """The LCS by Allison and Dix's bit-parallel rows (Hyyrö's form): one
+    Python integer per item of the shorter side, a bit per item of the longer,
+    so a row costs a few big-integer operations instead of a loop over cells.
+    Bit j of row i is 0 where the LCS of the first i items and the first j+1
+    grows at j, so an LCS length is a count of zeros, read back to the start."""
+    if len(a) > len(b):
+        return [(i, j) for j, i in _lcs_bits(b, a)]
+    n, m = len(a), len(b)
+    full = (1 << m) - 1
+    where: dict[Hashable, int] = {}
+    for j, item in enumerate(b):
+        where[item] = where.get(item, 0) | (1 << j)
+    rows = [full]
+    v = full
+    for item in a:
+        u = v & where.get(item, 0)
+        v = ((v + u) | (v - u)) & full
+        rows.append(v)
+
+    size = (m + 7) // 8
+
+    # Row -1 is only asked for once the walk has reached row 0, and not read.
+    def length(i: int, j: int) -> int:  # the LCS of a[:i] and b[:j]: a count of bits
+        return j - (rows[max(i, 0)] & ((1 << j) - 1)).bit_count()
+
+    def bits(i: int) -> bytes:  # row i's bits, each read in constant time
+        return rows[max(i, 0)].to_bytes(size, "little")
+
+    # The walk back keeps the lengths at (i, j) and (i - 1, j); a step left
+    # updates both from one bit each, a step up or diagonal (at most 2 n of
+    # them, n the shorter side) counts the row above anew.
+    out: list[tuple[int | None, int | None]] = []
+    i, j = n, m
+    here, above = length(i, j), length(i - 1, j)
+    row, row_above = bits(i), bits(i - 1)
+    while i and j:
+        k = j - 1
+        corner = above - 1 + ((row_above[k >> 3] >> (k & 7)) & 1)  # length(i - 1, j - 1)
+        if a[i - 1] == b[k] and corner == here - 1:
+            i, j, here = i - 1, k, corner
+            out.append((i, j))
+        elif above == here:
+            i -= 1
+            out.append((i, None))
+        else:
+            here -= 1 - ((row[k >> 3] >> (k & 7)) & 1)
+            j, above = k, corner
+            out.append((None, j))
+            continue
+        above, row, row_above = length(i - 1, j), row_above, bits(i - 1)
+    out += [(k, None) for k in range(i - 1, -1, -1)]
+    out += [(None, k) for k in range(j - 1, -1, -1)]
+    return out[::-1]
+
+
 def _matching_blocks(
     a: Sequence[Hashable], b: Sequence[Hashable]
 ) -> list[tuple[int | None, int | None]]:
@@ -137,6 +196,49 @@ def _matching_blocks(
         rows += [(block.a + k, block.b + k) for k in range(block.size)]
         i, j = block.a + block.size, block.b + block.size
     return rows
+
+
+@dataclass
+class AlignedRun:
+    """Consecutive rows of an alignment: ``rows`` are (row number, step of A or
+    None, step of B or None); ``folded`` when they are a run of one-sided rows
+    long enough to fold into one row, with how many steps each side took."""
+
+    rows: list[tuple[int, Any, Any]]
+    folded: bool = False
+    only_a: int = 0
+    only_b: int = 0
+
+
+def fold_runs(rows: list[tuple[int, Any, Any]], *, min_run: int) -> list[AlignedRun]:
+    """``rows`` in runs: each run of at least ``min_run`` rows with one side
+    empty folded, the rows between in runs of their own."""
+    runs: list[AlignedRun] = []
+    pending: list[tuple[int, Any, Any]] = []
+
+    def close_pending() -> None:
+        if len(pending) >= min_run:
+            only_a = sum(1 for _, a, _ in pending if a is not None)
+            runs.append(AlignedRun(list(pending), True, only_a, len(pending) - only_a))
+        elif pending:
+            _plain(runs, pending)
+        pending.clear()
+
+    for row in rows:
+        if row[1] is None or row[2] is None:
+            pending.append(row)
+        else:
+            close_pending()
+            _plain(runs, [row])
+    close_pending()
+    return runs
+
+
+def _plain(runs: list[AlignedRun], rows: list) -> None:
+    if runs and not runs[-1].folded:
+        runs[-1].rows.extend(rows)
+    else:
+        runs.append(AlignedRun(list(rows)))
 
 
 @dataclass

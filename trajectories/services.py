@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from django.core.files.storage import default_storage
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 
-from trajectories.models import BLOB_FOLDER, Blob, Evidence
+from trajectories import blob_files
+from trajectories.models import Blob, Evidence
 
 
 def blobs_collect() -> int:
@@ -28,7 +28,7 @@ def blobs_collect() -> int:
     Blob.objects.filter(pk__in=[pk for pk, _ in found]).delete()
     files = [name for _, name in found if name]
     if files:
-        transaction.on_commit(lambda: [default_storage.delete(name) for name in files])
+        transaction.on_commit(lambda: blob_files.delete(files))
     return len(found)
 
 
@@ -41,19 +41,5 @@ def blob_files_sweep() -> int:
     transaction's own process after its rollback): a file another import is
     about to commit would look unreferenced.
     """
-    if not default_storage.exists(BLOB_FOLDER):
-        return 0
     referenced = set(Blob.objects.exclude(storage_name="").values_list("storage_name", flat=True))
-    removed = 0
-    folders, files = default_storage.listdir(BLOB_FOLDER)
-    names = [f"{BLOB_FOLDER}/{name}" for name in files]
-    for folder in folders:
-        names += [
-            f"{BLOB_FOLDER}/{folder}/{n}"
-            for n in default_storage.listdir(f"{BLOB_FOLDER}/{folder}")[1]
-        ]
-    for name in names:
-        if name not in referenced:
-            default_storage.delete(name)
-            removed += 1
-    return removed
+    return blob_files.delete(name for name in blob_files.stored_names() if name not in referenced)

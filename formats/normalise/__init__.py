@@ -148,6 +148,10 @@ FORMAT_MODULES = (
     "opencode_run",
     "asciinema",
     "atif",
+    "mini_swe_agent",
+    "swe_agent",
+    "openhands_history",
+    "inspect_sample",
 )
 
 

@@ -199,7 +199,8 @@ def text_event(kind: str, ts: str | None, text: str) -> dict[str, Any]:
 
 
 def tool_call(tool: Any, tool_input: Any, ts: str | None = None) -> dict[str, Any]:
-    name = (tool or "unknown") if type(tool) is str else (as_text(tool) or "unknown")
+    # Cut to the events table's column: a hostile line's name may be a 1,000-level list.
+    name = ((tool or "unknown") if type(tool) is str else (as_text(tool) or "unknown"))[:200]
     if ts is None:
         return {"index": -1, "type": "tool_call", "tool": name, "input": tool_input, "result": None}
     return {

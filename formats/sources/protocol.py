@@ -73,6 +73,18 @@ class ModelEntry:
     # leaderboard row under ``BenchFacts.published_key`` and compared with the
     # site's own figures; None where the source publishes nothing.
     published: dict[str, Any] | None = None
+    # The score the source publishes for this model (a fraction in [0, 1]: a
+    # leaderboard's resolved rate, a run's accuracy), carried into the row as
+    # its ``published_score`` and compared with the site's; None: none.
+    published_score: float | None = None
+    # The source has this figure and no per-task results for the model: no
+    # attempt of it may come from ``attempts()``. Its row is placed by
+    # ``published_score`` (which it then needs) and marked; it counts in no
+    # statistic that needs tasks (docs/statistics.md).
+    published_only: bool = False
+    # How finely ``published_score`` was rounded (a fraction: 0.0005 for a
+    # percentage given to one decimal): the site shows no difference within it.
+    published_precision: float | None = None
 
 
 @dataclass
@@ -248,4 +260,17 @@ class Adapter(Protocol):
 
     def open(self, paths: Sequence[Path], *, options: ImportOptions) -> ResultsSource:
         """Open ``paths`` (raising ``SourceError`` for what cannot be read)."""
+        ...
+
+
+@runtime_checkable
+class SeveralBenches(Protocol):
+    """An adapter whose one input holds several benches (swebench.com's
+    leaderboards.json: one per leaderboard; OpenHands' index results: one per
+    benchmark). Optional beside ``Adapter``: the import opens such an adapter
+    with ``open_all`` and writes every bench or none (``registry.open_sources``)."""
+
+    def open_all(self, paths: Sequence[Path], *, options: ImportOptions) -> list[ResultsSource]:
+        """One source per bench, their ``bench.id`` all different (``options.bench``
+        the prefix of each); ``SourceError`` for what cannot be read."""
         ...

@@ -15,14 +15,30 @@ from pathlib import Path
 
 from formats.reader import open_tree
 from formats.sources.harbor.adapter import HARBOR
-from formats.sources.protocol import OPTION_NAMES, Adapter, ImportOptions, SourceError
+from formats.sources.openhands_index.adapter import ADAPTER as OPENHANDS_INDEX
+from formats.sources.protocol import (
+    OPTION_NAMES,
+    Adapter,
+    ImportOptions,
+    ResultsSource,
+    SeveralBenches,
+    SourceError,
+)
 from formats.sources.release import RELEASE
+from formats.sources.swebench_experiments.source import ADAPTER as SWEBENCH_EXPERIMENTS
+from formats.sources.swebench_leaderboards.adapter import ADAPTER as SWEBENCH_LEADERBOARDS
 from formats.sources.terminal_bench import TERMINAL_BENCH
 
 # name -> adapter; the order is the order of detection.
+# swebench.com's leaderboards.json goes first: its test (a JSON object whose
+# first key is "leaderboards") is narrow, while the release's takes any
+# regular file the safe reader refuses for its own rules as a release.
 ADAPTERS: dict[str, Adapter] = {
+    SWEBENCH_LEADERBOARDS.name: SWEBENCH_LEADERBOARDS,
     "release": RELEASE,
     TERMINAL_BENCH.name: TERMINAL_BENCH,
+    OPENHANDS_INDEX.name: OPENHANDS_INDEX,
+    SWEBENCH_EXPERIMENTS.name: SWEBENCH_EXPERIMENTS,
     # After the others, as when the ingest app registered it: Harbor's trials
     # are found by a result.json anywhere, which other layouts may hold too.
     "harbor": HARBOR,
@@ -75,3 +91,34 @@ def open_source(
     adapter = detect(paths, adapters)
     refuse_options(adapter, options)
     return adapter.open(paths, options=options)
+
+
+def open_sources(
+    paths: Sequence[Path],
+    options: ImportOptions,
+    adapters: Mapping[str, Adapter] | None = None,
+    *,
+    adapter: Adapter | None = None,
+) -> list[ResultsSource]:
+    """Like ``open_source``, one source per bench: an adapter whose input holds
+    several benches (``SeveralBenches``) gives them all, any other its one."""
+    adapter = adapter or detect(paths, adapters)
+    refuse_options(adapter, options)
+    if isinstance(adapter, SeveralBenches):
+        return adapter.open_all(paths, options=options)
+    return [adapter.open(paths, options=options)]
+
+
+def _register_inspect() -> None:
+    """Inspect logs, first: the release adapter claims any single file it cannot
+    list (to explain why it is no release), and an Inspect log is a single file
+    whose content (a zip with header.json, a JSON eval log) no release has."""
+    from formats.sources.inspect_logs import ADAPTER
+
+    others = list(ADAPTERS.items())
+    ADAPTERS.clear()
+    ADAPTERS[ADAPTER.name] = ADAPTER
+    ADAPTERS.update(others)
+
+
+_register_inspect()

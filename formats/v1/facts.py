@@ -11,5 +11,6 @@ FIELDS: dict[str, type] = {
     "open_weights": bool,
     "open_system": bool,
     "verified": bool,
+    "site": str,
 }
 SPELLINGS = {"organization": "organisation"}

@@ -93,7 +93,7 @@ class ServerPickForm(HarborFields):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["name"].choices = [(n, n) for n in import_dir.candidates()]
-        self.fields["name"].help_text = f"Folders and archives in {import_dir.import_dir()}."
+        self.fields["name"].help_text = f"Folders and archives in {import_dir.location()}."
 
 
 class ApplyForm(forms.Form):

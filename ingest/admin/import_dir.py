@@ -7,6 +7,8 @@ from pathlib import Path
 
 from django.conf import settings
 
+from ingest.running import bucket
+
 ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz")
 
 
@@ -24,6 +26,8 @@ def candidates() -> list[str]:
     Entries that resolve outside it (symbolic links included) are left out;
     ``resolve`` refuses them again when one is picked.
     """
+    if bucket.bucket() is not None:
+        return bucket.import_entries(ARCHIVE_SUFFIXES)
     root = import_dir()
     if not root.is_dir():
         return []
@@ -50,3 +54,23 @@ def resolve(name: str) -> Path:
     if path == root or not path.is_relative_to(root):
         raise OutsideImportDir(f"{name!r} resolves outside the import folder")
     return path
+
+
+def fetch(name: str, into: Path) -> Path:
+    """With a bucket: copy the entry ``name`` of imports/ to ``into``/``name``."""
+    if not name or name.startswith(("/", ".")) or "\x00" in name or ".." in name.split("/"):
+        raise OutsideImportDir(f"{name!r} is not a name inside the import folder")
+    if "/" in name.rstrip("/"):
+        raise OutsideImportDir(f"{name!r} is not a top-level entry of the import folder")
+    path = into / name
+    into.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not bucket.get_tree(bucket.import_key(name), path):
+        raise OutsideImportDir(f"{name!r} is not in the import folder")
+    return path
+
+
+def location() -> str:
+    """Where the import folder is, for the admin's start page."""
+    if bucket.bucket() is not None:
+        return f"s3://{settings.BENCHVIEW_S3_BUCKET}/{bucket.import_key('')}"
+    return str(import_dir())

@@ -25,6 +25,7 @@ from ingest.admin.services import preview_staged
 from ingest.admin.uploads import ReleaseUploadHandler
 from ingest.models import ImportRecord
 from ingest.reading.report import finding_text
+from ingest.running import bucket
 from ingest.running.jobs import job_enqueue
 from ingest.running.staging import Staged, sweep_stale
 from leaderboard.models import Bench
@@ -38,17 +39,20 @@ def import_start(request, *, model_admin):
     pick_form = ServerPickForm(request.POST or None)
     if request.method == "POST" and pick_form.is_valid():
         name = pick_form.cleaned_data["name"]
+        staged = Staged.create()
         try:
-            path = import_dir.resolve(name)
+            meta = {"name": name, **_harbor_meta(pick_form)}
+            if bucket.bucket() is not None:
+                # Copied to this host, then staged like an upload for the worker.
+                path = import_dir.fetch(name, staged.upload_dir)
+                meta["upload"] = name
+            else:
+                path = import_dir.resolve(name)
+            return _preview(request, model_admin, staged, path=path, meta=meta)
         except import_dir.OutsideImportDir as exc:
             pick_form.add_error("name", str(exc))
-        else:
-            staged = Staged.create()
-            try:
-                meta = {"name": name, **_harbor_meta(pick_form)}
-                return _preview(request, model_admin, staged, path=path, meta=meta)
-            finally:
-                _remove_unless_pending(request, staged)
+        finally:
+            _remove_unless_pending(request, staged)
     return _start_page(request, model_admin, pick_form=pick_form)
 
 
@@ -115,6 +119,7 @@ def _preview(request, model_admin, staged: Staged, *, path, meta: dict):
         return _preview_page(request, model_admin, preview.document, token=None, status=400)
     staged.write("meta.json", {**meta, "sha256": preview.document["source_sha256"]})
     staged.write("preview.json", preview.document)
+    staged.share()
     request.session[SESSION_KEY] = [*request.session.get(SESSION_KEY, []), staged.token]
     return redirect("admin:ingest_import_preview", staged.token)
 
@@ -243,7 +248,7 @@ def _start_page(
         pick_form=pick_form or ServerPickForm(),
         upload_error=upload_error,
         upload_max_bytes=settings.BENCHVIEW_LIMITS["upload_max_bytes"],
-        import_dir=import_dir.import_dir(),
+        import_dir=import_dir.location(),
         pending=request.session.get(SESSION_KEY, []),
     )
     return TemplateResponse(request, "ingest/admin/import_start.html", context, status=status)

@@ -19,10 +19,11 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from formats.reader import MANIFEST, ReleaseReadError, open_release
-from formats.sources import ImportOptions, SourceError
+from formats.sources import ImportOptions, SeveralBenches, SourceError
 from formats.sources.registry import ADAPTERS, detect, refuse_options
 from formats.v1.jsondoc import parse_json
 from ingest.management.outcome import report_import
+from ingest.management.several import several_import
 from ingest.models import ImportRecord
 from ingest.running.cli_progress import TerminalProgress
 from ingest.running.imports import Action, run_import
@@ -79,6 +80,16 @@ def door_import(
     if adapter.name == RELEASE:
         _same_bench(paths[0], options.bench)
         options = dataclasses.replace(options, bench=None)
+    if isinstance(adapter, SeveralBenches):
+        # One input, several benches: all written or none (docs/formats.md).
+        try:
+            several_import(
+                command, adapter=adapter, paths=paths, options=options, dry_run=dry_run,
+                staged=staged, progress=progress, started=started,
+            )  # fmt: skip
+        finally:
+            progress.close()
+        return
 
     def opener():
         # Called under the import lock, so the models it keeps from the

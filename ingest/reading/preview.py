@@ -14,6 +14,7 @@ from formats.v1.scoring import Cell, competition_ranks, differs, model_figures
 from ingest.reading.plan import ImportPlan
 from ingest.reading.report import plan_summary
 from leaderboard.models import Model
+from leaderboard.services import published_figure, published_only_score
 
 
 @dataclass(frozen=True)
@@ -50,8 +51,14 @@ def plan_model_figures(plan: ImportPlan) -> dict[str, tuple[float, int]]:
     for a in plan.attempts:
         if a.trial:
             further.setdefault((a.model, a.task), []).append((a.trial, a.recomputed_score))
+    rows = {r.model: r.model_dump() for r in plan.leaderboard.rows} if plan.leaderboard else {}
     scores = {}
     for model in manifest.models:
+        only = published_only_score(rows.get(model))
+        if only is not None:
+            # No per-task results: placed by its published score, as the apply does.
+            scores[model] = only
+            continue
         cells = {}
 
         def trials(task: str, model: str = model) -> tuple[float, ...]:
@@ -78,7 +85,11 @@ def score_changes(plan: ImportPlan) -> list[ScoreChange]:
             "slug", "score", "rank"
         )
     }
-    published = {r.model: float(r.score) for r in plan.leaderboard.rows} if plan.leaderboard else {}
+    published = (
+        {r.model: published_figure(r.model_dump()) for r in plan.leaderboard.rows}
+        if plan.leaderboard
+        else {}
+    )
     changes = []
     for slug in sorted(new.keys() | old.keys()):
         before, after = old.get(slug), new.get(slug)

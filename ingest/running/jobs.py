@@ -117,13 +117,17 @@ def import_job_run(job_id: int) -> str:
 
 
 def _run(job: ImportJob) -> str:
-    if not Path(job.path).exists():
+    path = Path(job.path)
+    if not path.exists() and job.staging_token and (staging := Staged.find(job.staging_token)):
+        # Staged on another host: fetched from the bucket (ingest.running.bucket).
+        path = staging.upload_path(path.name)
+    if not path.exists():
         _finish(job, State.FAILED, error=_gone(job))
         return State.FAILED
     reporter = LiveReporter(job.pk)
     try:
         done = run_import(
-            path=job.path,
+            path=path,
             name=job.source_name,
             via=ImportRecord.Via.ADMIN,
             user=job.user,

@@ -5,7 +5,9 @@ Each pending import gets ``<BENCHVIEW_UPLOAD_DIR>/<token>/`` with ``meta.json``
 preview page shows) and, for an upload, the archive under ``upload/``. The
 token is random and lives in the staff member's session; the folder is removed
 when the import is applied, refused or cancelled, and swept a day later if the
-browser simply went away.
+browser simply went away. With an S3 bucket (ingest.running.bucket) the folder
+is shared through it once previewed, so any web host or worker can find it; the
+local folder is then only the scratch copy of the host that needs it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import time
 from pathlib import Path
 
 from django.conf import settings
+
+from ingest.running import bucket
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
 
@@ -49,7 +53,11 @@ class Staged:
         if not isinstance(token, str) or not _TOKEN.fullmatch(token):
             return None
         path = staging_root() / token
-        return cls(token, path) if path.is_dir() and not path.is_symlink() else None
+        if path.is_dir() and not path.is_symlink():
+            return cls(token, path)
+        if bucket.bucket() is not None and bucket.has(bucket.upload_key(token, "meta.json")):
+            return cls(token, path)  # in the bucket; fetched here only when needed
+        return None
 
     @property
     def upload_dir(self) -> Path:
@@ -59,10 +67,31 @@ class Staged:
         (self.path / name).write_text(json.dumps(document), encoding="utf-8")
 
     def read(self, name: str) -> dict:
-        return json.loads((self.path / name).read_text(encoding="utf-8"))
+        path = self.path / name
+        if not path.exists() and bucket.bucket() is not None:
+            return json.loads(bucket.read(bucket.upload_key(self.token, name)))
+        return json.loads(path.read_text(encoding="utf-8"))
+
+    def upload_path(self, name: str) -> Path:
+        """The uploaded archive (or picked folder) ``name``, fetched from the bucket
+        if this host does not hold it."""
+        path = self.upload_dir / name
+        if not path.exists() and bucket.bucket() is not None:
+            bucket.get_tree(bucket.upload_key(self.token, f"upload/{name}"), path)
+        return path
+
+    def share(self) -> None:
+        """With a bucket: copy the folder there for the other hosts, and drop this
+        host's copy (the bucket is where staged releases live)."""
+        if bucket.bucket() is None:
+            return
+        bucket.put_tree(self.path, bucket.upload_key(self.token))
+        shutil.rmtree(self.path, ignore_errors=True)
 
     def remove(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)
+        if bucket.bucket() is not None:
+            bucket.delete_prefix(bucket.upload_key(self.token) + "/")
 
 
 def sweep_stale(*, now: float | None = None) -> int:
@@ -70,6 +99,10 @@ def sweep_stale(*, now: float | None = None) -> int:
     limit = settings.BENCHVIEW_LIMITS["upload_stale_s"]
     now = time.time() if now is None else now
     removed = 0
+    if bucket.bucket() is not None:
+        for token in bucket.stale_upload_tokens(limit, now=now):
+            bucket.delete_prefix(bucket.upload_key(token) + "/")
+            removed += 1
     with os.scandir(staging_root()) as entries:
         for entry in entries:
             if not _TOKEN.fullmatch(entry.name):

@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString
 
 from core.formatting import cost_sum, model_rate, plural, rank_range, score, usd
 from core.html import html, html_join
-from leaderboard.facts import ModelFacts
+from leaderboard.facts import ModelFacts, site_link
 from leaderboard.models import Model
 from leaderboard.queries import FlagReasons, ModelDisagreements
 from leaderboard.render.svg import ci_whisker
@@ -67,6 +67,9 @@ def facts_html(facts: ModelFacts | None) -> SafeString:
                 facts.results_date,
             )
         )
+    link = site_link(facts.site)
+    if link:
+        parts.append(html('<a class="fact-site" href="{}" rel="nofollow noopener">site</a>', link))
     for name, label, title in _FACT_LABELS:
         if getattr(facts, name):
             parts.append(
@@ -83,6 +86,12 @@ def facts_html(facts: ModelFacts | None) -> SafeString:
 
 
 _EMPTY = html("")
+# A row the source published only an aggregate for (docs/statistics.md).
+PUBLISHED_ONLY_BADGE = html(
+    ' <span class="badge badge-published" title="the source published this score without '
+    'per-task results: it has no interval, rank range, pass@k, matrix row or comparison">'
+    "published; no per-task results</span>"
+)
 _FACT_LABELS = [
     ("open_weights", "open weights", "the model's weights are published"),
     ("open_system", "open system", "the agent system's code is published"),
@@ -134,6 +143,9 @@ def board_row(
             disagreement_text(disagreement),
         )
     figure = pass_rate(model) if percent else score(model.score)
+    if model.published_only:
+        figure = score(model.score, percent)
+        badge += PUBLISHED_ONLY_BADGE
     interval_title = interval_text = _EMPTY
     if model.ci_low is not None and model.ci_high is not None:
         low, high = score(model.ci_low, percent), score(model.ci_high, percent)

@@ -48,7 +48,10 @@ def breakable(name: str) -> SafeString:
 @register.filter
 def pass_rate(model) -> str:
     """A pass-fail model's score with its counts: "34.1% (15/44)", or with
-    several trials of a task "34.1%: 15 of 46 trials on 44 tasks"."""
+    several trials of a task "34.1%: 15 of 46 trials on 44 tasks"; a
+    published-only row (no per-task results) "74.4% (published)"."""
+    if getattr(model, "published_only", False):
+        return f"{model.score * 100:.1f}% (published)"
     return formatting.model_rate(
         model.score, model.passed, max(getattr(model, "trials", 0), model.tasks), model.tasks
     )

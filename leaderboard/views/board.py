@@ -159,17 +159,20 @@ def board(request, bench: str):
                      *(f"surface:{s}" for s in surfaces), "cost_usd",
                      *(["cost_unknown_trials"] if partly else []), "run_cost_usd",
                      *(["errors"] if errors else []), "flagged",
-                     *(f"pass_at_k:{i}" for i in ks), *(f"pass_hat_k:{i}" for i in ks)],
+                     *(f"pass_at_k:{i}" for i in ks), *(f"pass_hat_k:{i}" for i in ks),
+                     "published_score", "published_only"],
             rows=(
                 [m.rank, m.rank_low, m.rank_high, m.slug, m.display_name, m.harness,
-                 m.provider, *facts[m.pk].as_dict().values(), m.score, m.passed, m.trials,
+                 m.provider, *facts[m.pk].as_dict().values(), m.score,
+                 *((None, None) if m.published_only else (m.passed, m.trials)),
                  m.tasks, m.ci_low, m.ci_high,
                  *((m.by_surface.get(s) or {}).get("score") for s in surfaces),
                  m.cost_usd if m.pk in costed else None,
                  *([m.cost_unknown_trials] if partly else []),
                  m.run_cost_usd if m.pk in costed else None,
                  *([m.errors] if errors else []), m.flagged,
-                 *(m.pass_at_k.get(i) for i in ks), *(m.pass_hat_k.get(i) for i in ks)]
+                 *(m.pass_at_k.get(i) for i in ks), *(m.pass_hat_k.get(i) for i in ks),
+                 m.published_score, m.published_only]
                 for m in models
             ),
         )  # fmt: skip

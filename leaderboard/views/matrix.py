@@ -95,7 +95,8 @@ def matrix(request, bench: str):
     tasks.sort(key=lambda t: (t.surface, *sort.columns(t)))
 
     all_models = list(
-        Model.objects.filter(bench=bench).values_list(
+        # A published-only model has no per-task results: no row here.
+        Model.objects.filter(bench=bench, published_only=False).values_list(
             "pk",
             "slug",
             "display_name",

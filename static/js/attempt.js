@@ -5,7 +5,7 @@
 // any length. j/k move between events across slices; a "Copy link" button
 // copies the address of the event in view; ? lists the keys; t, v, p, l jump
 // to the sections; the type toggles' state lives in the address (?hide=…);
-// search hits are highlighted.
+// attempt-search.js steps through the search's matches.
 // The page works without this file: each placeholder links to its slice page,
 // links to events not on the page go to their slice page, and anchors,
 // :target marking, type toggles (sibling checkboxes and CSS) and the
@@ -295,7 +295,8 @@
     ["j", "next event"], ["k", "previous event"],
     ["End", "the last event"], ["Home", "the first event"],
     ["t", "the trajectory"], ["v", "the verdict"], ["p", "the patch"], ["l", "the vendor log"],
-    ["/", "search this trajectory"], ["?", "this list"], ["Esc", "close it"]
+    ["/", "search this trajectory"], ["n", "the next match of the search"],
+    ["N", "the previous match"], ["?", "this list"], ["Esc", "close it"]
   ];
 
   var help = null;
@@ -461,35 +462,6 @@
   // Back/Forward may restore the boxes as last left; the address decides.
   window.addEventListener("pageshow", applyToggles);
 
-  // Search: mark every occurrence of the query in the result snippets.
-  var query = new URLSearchParams(location.search).get("q");
-  if (query) {
-    var needle = query.toLowerCase();
-    document.querySelectorAll(".search-results .snippet").forEach(function (snippet) {
-      var walker = document.createTreeWalker(snippet, NodeFilter.SHOW_TEXT);
-      var nodes = [];
-      while (walker.nextNode()) nodes.push(walker.currentNode);
-      nodes.forEach(function (node) {
-        var text = node.nodeValue;
-        var lower = text.toLowerCase();
-        var at = lower.indexOf(needle);
-        if (at === -1) return;
-        var frag = document.createDocumentFragment();
-        var from = 0;
-        while (at !== -1) {
-          frag.appendChild(document.createTextNode(text.slice(from, at)));
-          var mark = document.createElement("mark");
-          mark.textContent = text.slice(at, at + needle.length);
-          frag.appendChild(mark);
-          from = at + needle.length;
-          at = lower.indexOf(needle, from);
-        }
-        frag.appendChild(document.createTextNode(text.slice(from)));
-        node.parentNode.replaceChild(frag, node);
-      });
-    });
-  }
-
   // A deep link lands on its event, reload included. Events above the target
   // are drawn lazily (content-visibility), so their real heights arrive after
   // the first scroll and push the target away, and a slice may land above it;
@@ -588,6 +560,10 @@
     event.preventDefault();
     location.hash = link.hash;
   });
+
+  // For attempt-search.js: stepping through the search's matches loads and
+  // shows them as any link to an event does.
+  window.benchviewTrajectory = { ensure: ensure, jump: jump, typing: typing };
 
   // One button, moved into whichever event the pointer, focus or fragment is on.
   var button = document.createElement("button");

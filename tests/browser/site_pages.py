@@ -28,6 +28,7 @@ def bench_pages(bench: Bench, task: str | None = None) -> dict[str, str]:
         "versus-pick": reverse("versus-pick", args=[b, m]),
         "versus": reverse("versus", args=[b, m, o]),
         "attempt": reverse("attempt", args=[b, m, t]),
+        "attempt-search": reverse("attempt", args=[b, m, t]) + "?q=the#search",
         "events": reverse("attempt-events", args=[b, m, t]),
         "event": reverse("attempt-event", args=[b, m, t, 1]),
         "transcript": reverse("attempt-transcript", args=[b, m, t]),

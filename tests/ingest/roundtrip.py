@@ -10,9 +10,15 @@ from typing import Any
 TOLERANCE = 1e-9
 
 # Keys the site adds to a derived document it rebuilds (docs/statistics.md):
-# leaderboard rows gain their rank range, and on pass-fail benches pass@k and
+# leaderboard rows gain their rank range, the published figure and whether it
+# is all the row has, and on pass-fail benches the trial counts, pass@k and
 # pass^k. They may be only in the second (rebuilt) document, nowhere else.
-ADDED_KEYS = {"leaderboard.json": frozenset({"rank_low", "rank_high", "pass_at_k", "pass_hat_k"})}
+ADDED_KEYS = {
+    "leaderboard.json": frozenset(
+        {"rank_low", "rank_high", "pass_at_k", "pass_hat_k", "published_score", "published_only"}
+        | {"passed", "trials"}
+    )
+}
 
 
 def json_differences(

@@ -92,7 +92,8 @@ def test_the_import_writes_each_attempt_before_it_reads_the_next_with_a_one_byte
     events: list[str] = []
     _recording_writes(monkeypatch, events)
     monkeypatch.setattr(
-        "tests.factories.open_release", lambda path: _recording_reads(open_release(path), events)
+        "formats.sources.release.adapter.open_release",
+        lambda path: _recording_reads(open_release(path), events),
     )
     import_path(small_release_dir)
     folders = _attempt_folders(small_release_dir)
@@ -111,7 +112,8 @@ def test_the_import_writes_attempts_in_batches_as_soon_as_a_batch_is_full(
     events: list[str] = []
     _recording_writes(monkeypatch, events)
     monkeypatch.setattr(
-        "tests.factories.open_release", lambda path: _recording_reads(open_release(path), events)
+        "formats.sources.release.adapter.open_release",
+        lambda path: _recording_reads(open_release(path), events),
     )
     import_path(small_release_dir)
     reads = [e for e in events if e.startswith("read ")]

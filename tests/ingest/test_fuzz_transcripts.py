@@ -1,7 +1,7 @@
 """Property: any one-field mutation of a transcript is read, imported or refused by name.
 
 Seeds are real captures of every format a normaliser reads (and a short Codex
-legacy log). Per example one field of one line (of the document, for ATIF) is
+legacy log). Per example one field of one line (of the document, for ATIF and Inspect samples) is
 replaced by a hostile value, raw JSON text or nothing, as the release fuzzer
 does (tests/ingest/test_fuzz_release.py, whose values this reuses), then:
 
@@ -42,7 +42,12 @@ from ingest.reading.plan import build_plan
 from ingest.writing.services import ImportRefused, write_release
 from leaderboard.models import Attempt
 from samplegen.release import generate_release
-from tests.formats.normalise.helpers import check_contract
+from tests.formats.normalise.helpers import (
+    DOCUMENT_FORMATS,
+    check_contract,
+    check_document_contract,
+    numbers_items,
+)
 from tests.ingest.harbor_trials import job, trial
 from tests.ingest.test_fuzz_release import HOSTILE_JSON, HOSTILE_RAW, PROFILE, mutated_json
 
@@ -77,7 +82,7 @@ def _seeds() -> dict[str, list[bytes]]:
 
 
 SEEDS = _seeds()
-LINE_FORMATS = sorted(f for f in SEEDS if f != "atif")
+LINE_FORMATS = sorted(f for f in SEEDS if f not in DOCUMENT_FORMATS)
 
 
 def _paths(value, prefix=()):
@@ -102,7 +107,7 @@ def transcripts(draw, formats: list[str] | None = None) -> tuple[str, bytes]:
     """(format, a seed of it with one field of one line changed)."""
     fmt = draw(st.sampled_from(formats or sorted(SEEDS)))
     seed = draw(st.sampled_from(SEEDS[fmt]))
-    lines = [seed] if fmt == "atif" else seed.split(b"\n")
+    lines = [seed] if fmt in DOCUMENT_FORMATS else seed.split(b"\n")
     number = draw(st.integers(0, min(len(lines), LINES_MAX) - 1))
     try:
         doc = json.loads(lines[number])
@@ -119,7 +124,7 @@ def transcripts(draw, formats: list[str] | None = None) -> tuple[str, bytes]:
         kind = "value"
     note(f"{fmt} line {number + 1} {path!r}: {kind} {value!r:.200}")
     lines[number] = _mutate(doc, path, kind, value)
-    return fmt, lines[0] if fmt == "atif" else b"\n".join(lines)
+    return fmt, lines[0] if fmt in DOCUMENT_FORMATS else b"\n".join(lines)
 
 
 def _scaled(examples: int) -> profiles:
@@ -135,7 +140,9 @@ def test_every_normaliser_reads_any_one_field_mutation_into_events_json_can_writ
         # What detection gives (the import's way) and the format forced (the command's).
         for name in {fmt, detect(data)} - {None}:
             result = normalise(data, name)
-            if name != "atif":
+            if numbers_items(name, result):
+                check_document_contract(result)
+            elif name not in DOCUMENT_FORMATS:
                 check_contract(result, data)
             else:
                 assert check_events_ok(result.events)

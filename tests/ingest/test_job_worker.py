@@ -80,8 +80,9 @@ def test_a_worker_killed_mid_import_leaves_the_database_and_the_lock_and_fails_t
     assert DBTaskResult.objects.get(id=job.task_id).status == "FAILED"  # the queue agrees
 
     assert dump() == before
-    # It never finished: its failure is the only import record, with the reason.
-    (failure,) = ImportRecord.objects.filter(action="import")
+    # It never finished: its failure is the job's only import record, with the
+    # reason (the first release came in through the command line's door).
+    (failure,) = ImportRecord.objects.filter(action="import", via="admin")
     assert (failure.outcome, failure.message) == ("failed", job.error)
     with import_lock(holder="the next import"):
         pass  # free: no ImportBusy

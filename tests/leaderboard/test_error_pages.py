@@ -104,10 +104,12 @@ TASK_PAGES = {
     "attempt-events": {"model": "model"},
     "attempt-event": {"model": "model", "index": 0},
     "attempt-transcript": {"model": "model"},
+    "attempt-search": {"model": "model"},
     "attempt-trial": {"model": "model", "trial": 1},
     "attempt-trial-events": {"model": "model", "trial": 1},
     "attempt-trial-event": {"model": "model", "trial": 1, "index": 0},
     "attempt-trial-transcript": {"model": "model", "trial": 1},
+    "attempt-trial-search": {"model": "model", "trial": 1},
 }
 
 

@@ -129,3 +129,44 @@ def test_every_header_the_view_sets_survives_the_cache(client, bench, page):
     assert first["Content-Disposition"].endswith('.csv"')
     assert again["Content-Disposition"] == first["Content-Disposition"]
     assert again["Content-Type"] == first["Content-Type"] == "text/csv; charset=utf-8"
+
+
+def _long_page_addresses(bench) -> dict[str, tuple[str, str]]:
+    """Per parameter of the long pages, two addresses that differ only in it."""
+    attempt = urls(bench)["attempt"]
+    task_attempts = (
+        Attempt.objects.released()
+        .filter(bench=bench, task__batch__live=True)
+        .select_related("model", "task")
+        .order_by("task_id", "pk")
+    )
+    by_task: dict[int, list[Attempt]] = {}
+    for a in task_attempts:
+        by_task.setdefault(a.task_id, []).append(a)
+    a, b = next(pair for pair in by_task.values() if len(pair) > 1)[:2]
+    compare = reverse("compare", args=[bench.slug, a.task.slug, a.model.slug, b.model.slug])
+    transcript = attempt + "transcript/"
+    return {
+        "q": (f"{attempt}?q=the", f"{attempt}?q=tool"),
+        "after": (f"{attempt}?q=the&after=2", f"{attempt}?q=the&after=9"),
+        "before": (f"{attempt}?q=the&before=30", f"{attempt}?q=the&before=60"),
+        "rows": (f"{compare}?rows=0", f"{compare}?rows=3"),
+        "line": (f"{transcript}?line=1", f"{transcript}?line=2"),
+    }
+
+
+@pytest.mark.parametrize("parameter", ["q", "after", "before", "rows", "line"])
+def test_each_parameter_of_the_long_pages_is_its_own_entry(client, bench, settings, parameter):
+    """The search's ``q``, ``after`` and ``before``, the compare page's ``rows``
+    and the transcript's ``line`` are in the key: the second address is never
+    answered with the first one's entry."""
+    from django.core.cache import caches
+
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "compare_rows_per_page": 3}
+    first, second = _long_page_addresses(bench)[parameter]
+    one = client.get(first)
+    two = client.get(second)
+    assert one.status_code == two.status_code == 200
+    assert one.content != two.content
+    caches["pages"].clear()
+    assert client.get(second).content == two.content

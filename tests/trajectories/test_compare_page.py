@@ -6,6 +6,9 @@ from collections import Counter
 
 import pytest
 from django.urls import reverse
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from leaderboard.models import Attempt, Model
 from leaderboard.services import batch_publish
@@ -68,10 +71,16 @@ def test_query_count_is_constant(client, bench, django_assert_num_queries):
     task, a, b, *_ = pair_with_differing_checks()
     url = compare_url(task, a.model.slug, b.model.slug)
     # 1 the task (visible to the user); 2 both attempts with their evidence and
-    # patches; 3 both verdicts' check results; 4 both attempts' tool calls;
-    # 5 both attempts' vendor request endpoints; 6 the models to pick from.
-    with django_assert_num_queries(6):
+    # patches; 3 both verdicts' check results; 4 both attempts' vendor request
+    # endpoints; 5 the site's generation (the alignment's cache key); 6 both
+    # attempts' tool calls; 7 the models to pick from.
+    with django_assert_num_queries(7):
         assert client.get(url).status_code == 200
+    # Again, the alignment from the cache: 6 is only the shown rows' tool calls.
+    with django_assert_num_queries(7) as queries:
+        assert client.get(url + "?rows=0").status_code == 200
+    (calls,) = [q["sql"] for q in queries.captured_queries if "trajectories_event" in q["sql"]]
+    assert '"index" IN' in calls
 
 
 @pytest.mark.django_db
@@ -107,6 +116,21 @@ def test_lcs_pairs_fall_back_to_matching_blocks_beyond_the_cell_limit():
         assert [j for _, j in rows if j is not None] == list(range(len(b)))
         assert all(a[i] == b[j] for i, j in rows if i is not None and j is not None)
     assert sum(1 for i, j in exact if i is not None and j is not None) == 21
+    # Past the cells of the exact table, the bit-parallel rows are exact too.
+    bits = lcs_pairs(a, b, max_cells=1, max_bits=10_000)
+    assert sum(1 for i, j in bits if i is not None and j is not None) == 21
+
+
+@hypothesis_settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from("abcd")), st.lists(st.sampled_from("abcde")))
+def test_the_bit_parallel_lcs_is_as_long_as_the_table_s_and_a_true_alignment(a, b):
+    table = lcs_pairs(a, b, max_cells=10**9)
+    bits = lcs_pairs(a, b, max_cells=0, max_bits=10**9)
+    matched = [(i, j) for i, j in bits if i is not None and j is not None]
+    assert len(matched) == sum(1 for i, j in table if i is not None and j is not None)
+    assert all(a[i] == b[j] for i, j in matched)
+    assert [i for i, _ in bits if i is not None] == list(range(len(a)))
+    assert [j for _, j in bits if j is not None] == list(range(len(b)))
 
 
 def test_the_same_step_in_different_harnesses_normalises_to_the_same_key():

@@ -70,6 +70,15 @@ class ModelSerializer(serializers.ModelSerializer):
     pass_k_tasks = serializers.SerializerMethodField(
         help_text="pass-fail benches: tasks with at least k trials, by k; null otherwise"
     )
+    passed = serializers.SerializerMethodField(
+        help_text="trials scored 1; null on a published-only row (no per-task results)"
+    )
+    trials = serializers.SerializerMethodField(
+        help_text="every trial; null on a published-only row (no per-task results)"
+    )
+    published_only = serializers.BooleanField(
+        help_text="the source published only this row's score: no per-task results"
+    )
     tie_group = serializers.SerializerMethodField(help_text="deprecated: always null")
     next_gap_low = serializers.SerializerMethodField(help_text="deprecated: always null")
     next_gap_high = serializers.SerializerMethodField(help_text="deprecated: always null")
@@ -80,6 +89,7 @@ class ModelSerializer(serializers.ModelSerializer):
     open_weights = serializers.SerializerMethodField()
     open_system = serializers.SerializerMethodField()
     verified = serializers.SerializerMethodField()
+    site = serializers.SerializerMethodField(help_text="the submission's page (http(s) only)")
 
     def _facts(self, model) -> ModelFacts:
         # The queryset annotates each model's latest attempt finish (ModelViewSet).
@@ -99,6 +109,9 @@ class ModelSerializer(serializers.ModelSerializer):
 
     def get_verified(self, model) -> bool | None:
         return self._facts(model).verified
+
+    def get_site(self, model) -> str | None:
+        return self._facts(model).site
 
     class Meta:
         model = Model
@@ -129,6 +142,7 @@ class ModelSerializer(serializers.ModelSerializer):
             "open_weights",
             "open_system",
             "verified",
+            "site",
             "rank_low",
             "rank_high",
             "trials",
@@ -136,7 +150,16 @@ class ModelSerializer(serializers.ModelSerializer):
             "pass_at_k",
             "pass_hat_k",
             "pass_k_tasks",
+            "published_only",
         ]
+
+    @extend_schema_field({"type": "integer", "nullable": True})
+    def get_passed(self, model) -> int | None:
+        return None if model.published_only else model.passed
+
+    @extend_schema_field({"type": "integer", "nullable": True})
+    def get_trials(self, model) -> int | None:
+        return None if model.published_only else model.trials
 
     @extend_schema_field({"type": "integer", "nullable": True})
     def get_tie_group(self, model) -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import router
 
 from leaderboard.models import Attempt, Bench
 from trajectories.documents import FORMAT_VERSION, dumps
@@ -116,7 +117,10 @@ def forget_state(slug: str) -> None:
 
 
 def _state_key(slug: str) -> str:
-    return f"mirror:state:{slug}"
+    # Per database read from: with a read replica (core/replica.py) one worker
+    # serves the primary's state to staff and the replica's to anonymous readers,
+    # and a document must be built from the database its state was read from.
+    return f"mirror:state:{router.db_for_read(Bench)}:{slug}"
 
 
 def etag_of(body: bytes) -> str:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import hashlib
 
-from django.http import Http404
+from django.http import Http404, HttpResponseRedirect
 
 from formats.v1.files import JSON as JSON_TYPE
 from leaderboard import documents
 from leaderboard.models import Attempt, Task
 from leaderboard.visibility import can_see_staged
+from trajectories import blob_files
 from trajectories.documents import ATTEMPT_FILES, FORMAT_VERSION, blob_chunks, file_present
 from trajectories.mirror.http import etag_matches, file_response, mirror_view
 from trajectories.mirror.state import (
@@ -147,6 +148,12 @@ def attempt_file(request, bench, model, task, filename, trial: int | None = None
                 length=size,
             )
         blob = Blob.objects.get(pk=blob_id)
+        if url := blob_files.redirect_url(blob):
+            # Large blobs come from the bucket itself; the URL expires, so the
+            # redirect is never stored by a cache.
+            response = HttpResponseRedirect(url)
+            response["Cache-Control"] = "no-store"
+            return response
         if blob.data is not None:
             return file_response(
                 request,

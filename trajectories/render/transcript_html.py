@@ -50,6 +50,17 @@ def split_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
 _CONTROL_BYTES = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 
 
+def cut_line(raw: bytes, most: int) -> tuple[bytes, int]:
+    """The first ``most`` bytes of a line, ended on a character boundary, and
+    how many bytes were left out (0: the whole line)."""
+    if len(raw) <= most:
+        return raw, 0
+    end = most
+    while end > 0 and raw[end] & 0xC0 == 0x80:  # inside a UTF-8 character
+        end -= 1
+    return raw[:end], len(raw) - end
+
+
 def _text_of(raw_lines: list[bytes]) -> list[str]:
     """Lines decoded (bad bytes as U+FFFD), controls made visible, escaped.
 
@@ -64,9 +75,12 @@ def _text_of(raw_lines: list[bytes]) -> list[str]:
     return escape(text, quote=False).split("\n")
 
 
-def _line_html(number: int, body: str, event: int | None, reason: str | None) -> str:
+def _line_html(number: int, body: str, event: int | None, reason: str | None, rest: int = 0) -> str:
     if body.endswith("\r"):
         body = body[:-1]
+    # A cut line: the rest is one click away, the whole line as plain text.
+    more = f'<a class="tl-rest" href="?line={number}">… {rest:,} more bytes</a>' if rest else ""
+
     note = ""
     css = "tl"
     if event is not None:
@@ -76,7 +90,7 @@ def _line_html(number: int, body: str, event: int | None, reason: str | None) ->
         note = f'<span class="tl-why">{escape(reason, quote=True)}</span>'
     return (
         f'<div class="{css}" id="L{number}"><a class="ln" href="#L{number}">{number}</a>'
-        f"{note}<code>{body}</code></div>\n"
+        f"{note}<code>{body}</code>{more}</div>\n"
     )
 
 
@@ -88,6 +102,7 @@ def render_lines(
     piece_bytes: int,
     first_line: int = 1,
     last_line: int | None = None,
+    line_bytes: int | None = None,
 ) -> Iterator[str]:
     """The transcript's lines as HTML, in pieces of lines holding about
     ``piece_bytes`` of transcript.
@@ -95,9 +110,12 @@ def render_lines(
     ``events`` maps a line number to the first event that came from it,
     ``unmapped`` a line that gave no event to the normaliser's reason. Only
     lines ``first_line`` to ``last_line`` (None: to the end) are rendered; the
-    ones before are split but not decoded.
+    ones before are split but not decoded. A line longer than ``line_bytes``
+    shows its first bytes and a link to the whole line (``?line=N``), so a
+    page's size is bounded by its lines whatever their length.
     """
     batch: list[bytes] = []
+    rests: list[int] = []
     size = 0
     first = first_line
     for number, raw in enumerate(split_lines(chunks), 1):
@@ -105,18 +123,30 @@ def render_lines(
             continue
         if last_line is not None and number > last_line:
             break
+        raw, rest = cut_line(raw, line_bytes) if line_bytes else (raw, 0)
         batch.append(raw)
+        rests.append(rest)
         size += len(raw)
         if size >= piece_bytes:
-            yield _render_batch(first, batch, events, unmapped)
+            yield _render_batch(first, batch, rests, events, unmapped)
             first += len(batch)
-            batch, size = [], 0
+            batch, rests, size = [], [], 0
     if batch:
-        yield _render_batch(first, batch, events, unmapped)
+        yield _render_batch(first, batch, rests, events, unmapped)
 
 
-def _render_batch(first: int, batch: list[bytes], events: dict, unmapped: dict) -> str:
+def _render_batch(
+    first: int, batch: list[bytes], rests: list[int], events: dict, unmapped: dict
+) -> str:
     return "".join(
-        _line_html(number, body, events.get(number), unmapped.get(number))
-        for number, body in enumerate(_text_of(batch), start=first)
+        _line_html(number, body, events.get(number), unmapped.get(number), rest)
+        for (number, body), rest in zip(enumerate(_text_of(batch), start=first), rests, strict=True)
     )
+
+
+def whole_line(chunks: Iterable[bytes], number: int) -> bytes | None:
+    """Line ``number`` (1-based) of the bytes in ``chunks``, or None past the last."""
+    for at, raw in enumerate(split_lines(chunks), 1):
+        if at == number:
+            return raw
+    return None

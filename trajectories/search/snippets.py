@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import F, IntegerField, TextField, Value
+from django.db import connection
+from django.db.models import F, Func, IntegerField, TextField, Value
 from django.db.models.fields.json import KT
 from django.db.models.functions import Greatest, Lower, StrIndex, Substr
 from django.utils.safestring import SafeString
@@ -42,12 +43,35 @@ def annotations(needle: str | None) -> dict:
         if not needle:
             found[f"{name}_snippet"] = Substr(source, 1, length, output_field=TextField())
             continue
-        hit = StrIndex(Lower(source), Lower(Value(needle)))
+        hit = _position(source, needle)
         start = Greatest(hit - before, Value(1), output_field=IntegerField())
         found[f"{name}_hit"] = hit
         found[f"{name}_start"] = start
         found[f"{name}_snippet"] = Substr(source, start, length, output_field=TextField())
     return found
+
+
+# ASCII punctuation: escaped in a PostgreSQL regular expression to stand for itself.
+_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+
+
+def _position(source, needle: str) -> Func:
+    """Where ``needle`` first occurs in ``source``, any case (1-based, 0: absent).
+    PostgreSQL finds it with a case-blind regular expression, which reads the
+    text once; lower() would first copy the whole text (2.6 s for 40 MB)."""
+    if connection.vendor == "postgresql":
+        pattern = _PUNCTUATION.sub(r"\\\1", needle)
+        return Func(
+            source,
+            Value(pattern),
+            Value(1),
+            Value(1),
+            Value(0),
+            Value("i"),
+            function="regexp_instr",
+            output_field=IntegerField(),
+        )
+    return StrIndex(Lower(source), Lower(Value(needle)))
 
 
 @dataclass(frozen=True)
@@ -58,9 +82,9 @@ class Snippet:
     cut_before: bool
 
 
-def pick(row: dict, words: list[str]) -> Snippet | None:
+def pick(row: dict, words: list[str], *, prefix: bool = False) -> Snippet | None:
     """The snippet of a row annotated by ``annotations``: the first field with a
-    hit, else the first field with any text."""
+    hit, else the first field with any text (``prefix``: see ``highlight``)."""
     chosen = next((f for f in FIELDS if row.get(f"{f}_hit")), None)
     if chosen is None:
         chosen = next((f for f in FIELDS if row.get(f"{f}_snippet")), None)
@@ -69,19 +93,21 @@ def pick(row: dict, words: list[str]) -> Snippet | None:
     plain = row[f"{chosen}_snippet"]
     return Snippet(
         field=chosen,
-        html=highlight(plain, words),
+        html=highlight(plain, words, prefix=prefix),
         plain=plain,
         cut_before=(row.get(f"{chosen}_start") or 1) > 1,
     )
 
 
-def highlight(raw: str, words: list[str]) -> SafeString:
-    """``raw`` escaped, each whole occurrence of ``words`` (any case) in <mark>."""
+def highlight(raw: str, words: list[str], *, prefix: bool = False) -> SafeString:
+    """``raw`` escaped, each whole occurrence of ``words`` (any case) in <mark>;
+    with ``prefix``, also where one begins a longer word (the part it matched)."""
     text = visible(raw)
     if not words:
         return html("{}", text)
+    end = "" if prefix else r"(?![^\W_])"
     pattern = re.compile(
-        r"(?<![^\W_])(" + "|".join(re.escape(w) for w in words) + r")(?![^\W_])", re.IGNORECASE
+        r"(?<![^\W_])(" + "|".join(re.escape(w) for w in words) + r")" + end, re.IGNORECASE
     )
     # split keeps the matches at the odd places: text, match, text, ...
     pieces = pattern.split(text)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import islice
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.http import HttpResponse, StreamingHttpResponse
@@ -27,7 +28,9 @@ from trajectories.render.diff import parse_patch
 from trajectories.render.event_html import render_events, render_slice_stubs
 from trajectories.render.events import event_views, tool_summary, type_toggles
 from trajectories.render.evidence import vendor_logs, verdict_groups
-from trajectories.search.in_attempt import search_events
+from trajectories.search.bounded import SearchRefused
+from trajectories.search.in_attempt import Matches, attempt_matches
+from trajectories.views.attempt_search import event_number
 from trajectories.views.event_slice import later_ranges, slice_ranges
 
 PATCH_VIEWS = ("unified", "split")
@@ -76,7 +79,7 @@ def attempt(request, bench: str, model: str, task: str, trial: int | None = None
             ),
             "errors": problems.get("errors", [])[: limits["attempt_first_errors"]],
             "q": q,
-            "search": search_events(found, q) if q else None,
+            **(_search(request, found, q) if q else {"search": None}),
             "patch": _patch(evidence, limits),
             "patch_view": view if view in PATCH_VIEWS else "unified",
             "vendors": vendor_logs(
@@ -120,6 +123,27 @@ def _pieces(
     while batch := list(islice(views, per_piece)):
         yield render_events(batch, event_url, transcript_url)
     yield tail
+
+
+def _search(request, found, q: str) -> dict:
+    """The page's search results: one page of matches and the links to the
+    pages beside it (every match is reachable without the script), or why the
+    search was refused."""
+    after, before = event_number(request.GET, "after"), event_number(request.GET, "before")
+    try:
+        matches: Matches | None = attempt_matches(found, q, after=after, before=before)
+    except SearchRefused as exc:
+        return {"search": None, "search_refusal": str(exc)}
+    base = {"q": q}
+    if hide := request.GET.get("hide"):
+        base["hide"] = hide
+    pages = {}
+    if matches.has_next:
+        pages["search_next"] = "?" + urlencode({**base, "after": matches.matches[-1].index})
+    if matches.has_previous:
+        first = matches.matches[0].index if matches.matches else found.evidence.events_total
+        pages["search_previous"] = "?" + urlencode({**base, "before": first})
+    return {"search": matches, "search_url": f"{request.path}search/", **pages}
 
 
 def _patch(evidence, limits):

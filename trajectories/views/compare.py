@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from core import formatting, jsonsafe
-from trajectories import comparison, queries
+from core import formatting
+from trajectories import compare_rows, comparison, queries
 from trajectories.render.diff import compare_texts, parse_patch
-from trajectories.render.text import cut, visible
 
 
 def compare(request, bench: str, task: str, model_a: str, model_b: str):
@@ -22,19 +22,15 @@ def compare(request, bench: str, task: str, model_a: str, model_b: str):
     a, b = queries.attempt_pair(request.user, task=found, model_a=model_a, model_b=model_b)
     limits = settings.BENCHVIEW_LIMITS
     results = queries.check_results([a, b])
-    calls = queries.tool_calls([a, b])
     endpoints = queries.endpoint_counts([a, b])
     patch_a, patch_b = _patch_text(a, limits), _patch_text(b, limits)
-    steps_a, steps_b = _steps(calls[a.pk]), _steps(calls[b.pk])
-    pairs = comparison.lcs_pairs(
-        [s["key"] for s in steps_a],
-        [s["key"] for s in steps_b],
-        max_cells=limits["compare_align_max_cells"],
-    )
-    alignment = [
-        {"a": None if i is None else steps_a[i], "b": None if j is None else steps_b[j]}
-        for i, j in pairs
-    ]
+    alignment, fresh = compare_rows.aligned(a, b)
+    per_page = limits["compare_rows_per_page"]
+    start = _rows_start(request, len(alignment), per_page)
+    # One page of rows, each with its row number: the page stays small however
+    # long the two trajectories are.
+    page_rows = compare_rows.page_rows(a, b, alignment, fresh, start, per_page)
+    diverges_at = alignment.diverges_at
     ea, eb = a.evidence, b.evidence
     checks = comparison.check_rows(results[a.pk], results[b.pk])
     return render(
@@ -74,14 +70,41 @@ def compare(request, bench: str, task: str, model_a: str, model_b: str):
                 formats={"cost": formatting.usd, "duration": formatting.duration},
             ),
             "endpoints": comparison.endpoint_rows(endpoints[a.pk], endpoints[b.pk]),
-            "alignment": alignment,
-            "matched": sum(1 for i, j in pairs if i is not None and j is not None),
-            "diverges_at": next(
-                (k for k, (i, j) in enumerate(pairs) if i is None or j is None), None
-            ),
+            "runs": comparison.fold_runs(page_rows, min_run=limits["compare_fold_min_rows"]),
+            "fold_min": limits["compare_fold_min_rows"],
+            "matched": alignment.matched,
+            "diverges_at": diverges_at,
+            "diverges_href": _row_href(diverges_at, start, per_page),
+            "rows_total": len(alignment),
+            "rows_per_page": per_page,
+            "rows_page": start // per_page + 1,
+            "rows_start": start,
+            "rows_end": start + len(page_rows),
+            "rows_previous": start - per_page if start else None,
+            "rows_next": start + per_page if start + per_page < len(alignment) else None,
             "others": queries.other_models(found),
         },
     )
+
+
+def _rows_start(request, total: int, per_page: int) -> int:
+    """The first row of the page of aligned rows asked for (``?rows=N``, a
+    multiple of the page size, so each page has one address)."""
+    raw = request.GET.get("rows", "0")
+    if not (raw.isdecimal() and len(raw) < 12) or int(raw) % per_page:
+        raise Http404(f"rows must be a multiple of {per_page}.")
+    start = int(raw)
+    if start and start >= total:
+        raise Http404(f"There are {total} aligned rows.")
+    return start
+
+
+def _row_href(row: int | None, start: int, per_page: int) -> str:
+    """A link to an aligned row: its anchor, on its page of rows."""
+    if row is None:
+        return ""
+    first = row // per_page * per_page
+    return f"#step-{row}" if first == start else f"?rows={first}#step-{row}"
 
 
 @dataclass(frozen=True)
@@ -113,30 +136,3 @@ def _patch_text(attempt, limits) -> str | None:
     if blob.size > limits["patch_render_max_chars"]:
         return None
     return blob.text()
-
-
-def _steps(rows: list[dict]) -> list[dict]:
-    """Tool calls as alignment steps; paths are taken relative to the session's cwd."""
-    steps, cwd = [], ""
-    for row in rows:
-        doc = jsonsafe.unpack(row["doc"])
-        if row["type"] == "system":
-            cwd = doc.get("cwd") if isinstance(doc.get("cwd"), str) else cwd
-        else:
-            steps.append(_step(row, doc, cwd))
-    return steps
-
-
-def _step(row: dict, doc: dict, cwd: str) -> dict:
-    kind, subject = comparison.normalised_step(row["tool"], doc.get("input"), cwd)
-    shown, was_cut = cut(visible(subject), settings.BENCHVIEW_LIMITS["compare_step_chars"])
-    result = doc.get("result")
-    return {
-        "key": (kind, subject),
-        "index": row["index"],
-        "tool": row["tool"],
-        "subject": shown,
-        "cut": was_cut,
-        "ok": row["ok"],
-        "returned": isinstance(result, dict),
-    }

@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from django.conf import settings
-from django.http import StreamingHttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.template.loader import render_to_string
 
 from core.html import html
 from trajectories import queries
 from trajectories.documents import blob_chunks
 from trajectories.queries import trial_number
-from trajectories.render.transcript_html import page_start, render_lines
+from trajectories.render.transcript_html import page_start, render_lines, whole_line
 
 # Where the lines go in the rendered template (escaped page text cannot hold it).
 LINES_MARK = html("<!--benchview:lines-->")
@@ -30,6 +30,8 @@ def transcript(request, bench: str, model: str, task: str, trial: int | None = N
     )
     check = getattr(found, "transcript_check", None)
     blob = queries.transcript_blob(found)
+    if "line" in request.GET:
+        return _one_line(request, blob)
     pages = _page(request, check.lines_total if check else None)
     page = render_to_string(
         "trajectories/transcript.html",
@@ -54,10 +56,23 @@ def transcript(request, bench: str, model: str, task: str, trial: int | None = N
         piece_bytes=settings.BENCHVIEW_LIMITS["transcript_page_chunk_bytes"],
         first_line=pages["first"],
         last_line=pages["last"],
+        line_bytes=settings.BENCHVIEW_LIMITS["transcript_line_bytes"],
     )
     return StreamingHttpResponse(
         _pieces(head, lines, tail), content_type="text/html; charset=utf-8"
     )
+
+
+def _one_line(request, blob) -> HttpResponse:
+    """``?line=N``: that line whole, as plain text (the page shows long lines cut)."""
+    raw = request.GET["line"]
+    number = int(raw) if raw.isdecimal() and len(raw) < 12 else 0
+    line = whole_line(blob_chunks(blob), number) if number else None
+    if line is None:
+        raise Http404("The transcript has no such line.")
+    response = HttpResponse(line, content_type="text/plain; charset=utf-8")
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
 def _page(request, lines_total: int | None) -> dict:

@@ -14,6 +14,7 @@ from typing import Any
 
 from formats.sources import AttemptEntry, ModelEntry, TaskEntry
 from formats.sources.harbor.attempts import RULE, dump
+from formats.sources.published import latest_results_date, published_fields, rank_published_only
 from formats.v1 import documents as v1
 from formats.v1.documents import model_rate
 from formats.v1.files import model_path, task_path
@@ -64,6 +65,8 @@ def release_files(
     finished = [a.finished_at for a in attempts] or ["1970-01-01T00:00:00Z"]
     generated_at = max(finished)
     revision = generated_at[:10]
+    if not attempts and (dated := latest_results_date(models)):
+        generated_at, revision = f"{dated}T00:00:00Z", dated
     files: dict[str, bytes] = {}
 
     cells: dict[str, dict[str, Cell]] = {m: {} for m in model_ids}
@@ -104,9 +107,11 @@ def release_files(
                     "trials": f.trials,
                     "errors": f.errors,
                     **({published_key: spec.published} if spec.published and published_key else {}),
+                    **published_fields(spec),
                 },
             )
         )
+    rows = rank_published_only(rows)
     files["leaderboard.json"] = dump(
         v1.leaderboard_document(
             bench=bench, revision=revision, scoring_rule=scoring_rule, rows=rows

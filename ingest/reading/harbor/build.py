@@ -20,6 +20,7 @@ from formats.sources.harbor.adapter import open_jobs
 from formats.sources.harbor.errors import HarborError
 from formats.sources.harbor.release import release_files, task_checks
 from formats.sources.harbor.scrubbing import SCRUB_HINT
+from formats.sources.published import published_only_problems
 from formats.v1.scoring import DEFAULT_EXCEPTIONS_RULE, DEFAULT_REWARD_THRESHOLD
 from ingest.progress import Phase, Progress, ProgressCallback
 from ingest.reading.harbor.existing import NotHarborBench, kept_files, kept_models
@@ -97,6 +98,7 @@ def release_of(
     scrubbing = getattr(results, "scrubbing", None)
     scrub = scrubbing is None or scrubbing.rewrite
     problems = results.problems
+    problems += published_only_problems(models.values(), {a.model for a in attempts})
     if not scrub and scrubbing.found():
         problems += [f"{finding} (not scrubbed)" for finding in scrubbing.found()]
     if problems:

@@ -49,6 +49,9 @@ def kept_models(
             published=jsonsafe.unpack(rows.get(item_key(m.slug), {}).get("__extra__", {})).get(
                 HARBOR_RESULT
             ),
+            # A kept model keeps what the source published of it (docs/statistics.md).
+            published_score=m.published_score if m.published_only else None,
+            published_only=m.published_only,
         )
         for m in bench.models.order_by("slug")
         if m.slug not in replaced

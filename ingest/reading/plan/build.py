@@ -25,6 +25,7 @@ from ingest.reading.plan.release import (
     attempt_folders,
     check_derived,
     check_manifest,
+    check_published_only,
     read_model_files,
     read_task_files,
     read_top_documents,
@@ -103,6 +104,7 @@ def check_release(
     read_model_files(check, manifest)
     read_task_files(check, manifest, released)
     release.folders = attempt_folders(check, manifest, released)
+    check_published_only(check, plan, {model for model, _, _ in release.folders})
     release.existing = existing_attempt_hashes(manifest.bench)
     if rules_change(manifest.bench, manifest.scoring_rule, plan.exceptions_rule):
         # Same files, other rules: every attempt is written again, rescored.

@@ -105,6 +105,41 @@ def check_derived(check: Checker, plan: ImportPlan) -> None:
             check.problem("leaderboard.json", "rows", "does not have one row per manifest model")
 
 
+def check_published_only(check: Checker, plan: ImportPlan, attempted: set[str]) -> None:
+    """A row marked ``published_only`` (an extension field, docs/release-format.md)
+    has a published score and no per-task results: no matrix cell, no attempt
+    folder (``attempted``: the models that have one)."""
+    if plan.leaderboard is None:
+        return
+    cells = plan.matrix.cells if plan.matrix is not None else {}
+    for i, row in enumerate(plan.leaderboard.rows):
+        extra = row.model_extra or {}
+        marked = extra.get("published_only", False)
+        where = f"rows[{i}].published_only"
+        if not isinstance(marked, bool):
+            check.problem("leaderboard.json", where, "expected true or false")
+            continue
+        if "published_score" in extra:
+            value = extra["published_score"]
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1
+            ):
+                check.problem(
+                    "leaderboard.json",
+                    f"rows[{i}].published_score",
+                    "expected a number from 0 to 1, or null",
+                )
+                continue
+        if not marked:
+            continue
+        if extra.get("published_score", row.score) is None:
+            check.problem("leaderboard.json", where, "a published-only row needs a published score")
+        if cells.get(row.model):
+            check.problem("leaderboard.json", where, "the model has matrix cells")
+        if row.model in attempted:
+            check.problem("leaderboard.json", where, "the model has attempt folders")
+
+
 def read_model_files(check: Checker, manifest: schema.ManifestDoc) -> None:
     """Validate models/<id>.json for every manifest model onto the plan."""
     plan = check.plan

@@ -31,6 +31,29 @@ def check_contract(
     assert len(unmapped) == len(set(unmapped))
 
 
+# Formats whose transcript is one JSON document: sources and unmapped number
+# its items (ATIF's steps; an Inspect sample's messages, then its events), not
+# its lines, so only lines that are no such document are numbered as lines.
+DOCUMENT_FORMATS = frozenset({"atif", "inspect-sample"})
+
+
+def numbers_items(fmt: str, result: Normalised) -> bool:
+    """Whether ``result`` read its input as a document (else it numbered lines)."""
+    if fmt == "inspect-sample":
+        return "messages" in result.meta  # set once the sample was read
+    return fmt in DOCUMENT_FORMATS and bool(result.events)
+
+
+def check_document_contract(result: Normalised) -> None:
+    """Valid v1 events, one ascending source list each, no item both mapped and unmapped."""
+    assert check_events(result.events) == []
+    assert len(result.sources) == len(result.events)
+    assert all(src and src == sorted(src) for src in result.sources)
+    unmapped = [u.line for u in result.unmapped]
+    assert not {n for src in result.sources for n in src} & set(unmapped)
+    assert len(unmapped) == len(set(unmapped))
+
+
 def counts(result: Normalised) -> dict[str, int]:
     return dict(Counter(e["type"] for e in result.events))
 

@@ -1,0 +1,93 @@
+import argparse
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.core.management.base import BaseCommand, CommandError
+
+from formats.sources import ImportOptions
+from formats.v1.scoring import DEFAULT_REWARD_THRESHOLD
+from ingest.management.commands.import_harbor import threshold
+from ingest.management.outcome import report_import
+from ingest.models import ImportRecord
+from ingest.reading.harbor.source import HarborSource
+from ingest.running.cli_progress import TerminalProgress
+from ingest.running.imports import Action, run_import
+from ingest.running.locks import ImportBusy
+from ingest.running.opening import open_for_import
+
+
+class Command(BaseCommand):
+    help = (
+        "Import Inspect AI logs (.eval or .json files, or folders of them) as a pass-rate "
+        "bench: samples are tasks, epochs trials, each log's model a model. The logs are "
+        "the whole bench."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("paths", nargs="+", metavar="PATH")
+        parser.add_argument("--bench", required=True, help="the bench id (a slug)")
+        parser.add_argument("--title", help="the bench title (default: the logs' task)")
+        parser.add_argument(
+            "--dry-run", action="store_true", help="validate and report; write nothing"
+        )
+        parser.add_argument(
+            "--staged", action="store_true", help="keep new batches staff-only until published"
+        )
+        parser.add_argument(
+            "--pass-threshold",
+            type=threshold,
+            default=DEFAULT_REWARD_THRESHOLD,
+            help="a trial passes when its scorer's value reads at least this (C is 1, P 0.5, "
+            "I and N 0; numbers as they are; default 1.0)",
+        )
+        parser.add_argument(
+            "--scrub",
+            action=argparse.BooleanOptionalAction,
+            default=True,
+            help="rewrite internal host names and home paths in the samples (the default); "
+            "--no-scrub keeps the bytes verbatim and refuses them",
+        )
+
+    def handle(self, *args, paths, bench, dry_run, staged, scrub, **options):
+        started = time.monotonic()
+        shown = " ".join(str(p).rstrip("/") for p in paths)
+        chosen = ImportOptions(
+            bench=bench,
+            title=options["title"],
+            threshold=options["pass_threshold"],
+            scrub=scrub,
+            replace=True,  # the logs are the whole bench
+        )
+
+        @contextmanager
+        def opener() -> Iterator[HarborSource]:
+            # The one door with the format fixed (import_results detects it).
+            with open_for_import(paths, options=chosen, adapter="inspect-logs") as source:
+                yield source
+
+        progress = TerminalProgress(self.stderr._out)
+        try:
+            done = run_import(
+                path=shown,
+                name=shown,
+                via=ImportRecord.Via.COMMAND,
+                action=Action.DRY_RUN if dry_run else Action.IMPORT,
+                holder=f"import_inspect {shown[:200]} (pid {os.getpid()})",
+                staged=staged,
+                scrub=scrub,
+                progress=progress,
+                bench=bench,
+                opener=opener,
+            )
+        except ImportBusy as exc:
+            raise CommandError(str(exc)) from None
+        finally:
+            progress.close()
+        report_import(
+            self,
+            done,
+            started=started,
+            noop="nothing changed: the database already holds these logs",
+        )
