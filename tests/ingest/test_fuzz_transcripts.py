@@ -152,7 +152,7 @@ def test_every_normaliser_reads_any_one_field_mutation_into_events_json_can_writ
 
 
 def check_events_ok(events) -> bool:
-    from ingest.reading.event_schema import check_events
+    from formats.v1.event_schema import check_events
 
     return check_events(events) == []
 

@@ -13,7 +13,7 @@ from django.core.management.base import CommandError
 
 from formats.reader import open_tree
 from formats.reader.tempdirs import PREFIX
-from ingest.reading.harbor import stream
+from formats.sources.harbor import stream
 from ingest.reading.harbor.build import harbor_release
 from ingest.writing.services import write_release
 from leaderboard.models import Attempt

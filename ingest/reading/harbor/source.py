@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Callable
 
 from formats.sources import LazyFolder, digests_of
-from ingest.reading.harbor.errors import HarborError
+from formats.sources.harbor.errors import HarborError
 
 __all__ = ["HarborSource", "LazyFolder", "digests_of"]
 

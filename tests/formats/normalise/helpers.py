@@ -7,7 +7,7 @@ from pathlib import Path
 
 from formats.normalise import Normalised
 from formats.normalise.lines import split_lines
-from ingest.reading.event_schema import check_events
+from formats.v1.event_schema import check_events
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "transcripts"
 

@@ -13,7 +13,7 @@ that a refusal reports them all.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -21,21 +21,20 @@ from pathlib import Path
 from formats.reader import ReleaseSource
 from formats.reader.tempdirs import UnpackDir
 from formats.sources import AttemptEntry, BenchFacts, LazyFolder, ModelEntry, TaskEntry, digests_of
-from ingest.progress import Phase, Progress, ProgressCallback
-from ingest.reading.harbor.attempts import RULE, AttemptFiles, dump, trial_attempt
-from ingest.reading.harbor.identity import (
+from formats.sources.harbor.attempts import RULE, AttemptFiles, dump, trial_attempt
+from formats.sources.harbor.identity import (
     ModelIdentity,
     model_clashes,
     repeated_trials,
     task_clashes,
 )
-from ingest.reading.harbor.job_summary import Eval, job_figures, read_evals
-from ingest.reading.harbor.layout import RESULT, find_trials
-from ingest.reading.harbor.naming import ModelRule, model_of, slugify, title_of
-from ingest.reading.harbor.scrubbing import TrialScrub
-from ingest.reading.harbor.trial import Trial, TrialProblem, read_head, read_trial
-from leaderboard.harbor_result import HARBOR_RESULT
-from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
+from formats.sources.harbor.job_summary import Eval, job_figures, read_evals
+from formats.sources.harbor.layout import RESULT, find_trials
+from formats.sources.harbor.naming import ModelRule, model_of, slugify, title_of
+from formats.sources.harbor.scrubbing import TrialScrub
+from formats.sources.harbor.trial import Trial, TrialProblem, read_head, read_trial
+from formats.v1.harbor_result import HARBOR_RESULT
+from formats.v1.scoring import DEFAULT_EXCEPTIONS_RULE
 
 
 def _order(trial: Trial) -> tuple[str, str]:
@@ -112,7 +111,7 @@ class HarborJobs:
     trials: int = 0
     notes: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
-    progress: ProgressCallback | None = None
+    progress: Callable[[int, int], None] | None = None
     # The opened trees, closed with the source.
     trees: list[ReleaseSource] = field(default_factory=list)
     # The built attempt folders, made by ``attempts()``, removed by ``close()``.
@@ -171,7 +170,7 @@ class HarborJobs:
                 _spill(folder, attempt.files)
                 built.append((attempt, digests_of(attempt.files), folder, slot))
                 if self.progress:
-                    self.progress(Progress(Phase.CHECKING, done, self.trials))
+                    self.progress(done, self.trials)
                 verdict = attempt.verdict or {}
                 listed.append(
                     {
@@ -209,7 +208,7 @@ def read_jobs(
     scrubbing: TrialScrub,
     exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
     allow_partial: bool = False,
-    progress: ProgressCallback | None = None,
+    progress: Callable[[int, int], None] | None = None,
     title: str | None = None,
 ) -> HarborJobs:
     """Find the trials of ``trees`` and read their result.json (and each job's
