@@ -68,6 +68,15 @@ def _media_in_tmp(settings, tmp_path):
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _lock_dir_per_worker(tmp_path_factory):
+    """Imports outside a test (the module-wide small release) take the import
+    lock too: each pytest worker keeps its lock file apart, so two workers
+    importing at once never refuse each other (each test still gets its own)."""
+    with override_settings(BENCHVIEW_LOCK_DIR=tmp_path_factory.mktemp("locks")):
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _fast_password_hashing():
     """Test users' passwords are hashed with MD5. The default (PBKDF2, a million
     rounds) spends a third of a second of CPU on every user made and every login:
