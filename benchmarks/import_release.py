@@ -70,7 +70,7 @@ def child(mode: str, release: str, database_url: str) -> None:
     from django.db import connection
 
     from formats.reader import open_release
-    from ingest.reading.schema import parse_json
+    from formats.v1.schema import parse_json
 
     statements, sizes = 0, {}
 

@@ -253,7 +253,7 @@ BENCHVIEW_LIMITS = {
     "upload_max_bytes": envint("BENCHVIEW_UPLOAD_MAX_BYTES", 512 * 1024**2),  # admin upload
     # Blobs (patches, transcripts, tickets) above this size go to file storage.
     "blob_db_max_bytes": hosts.blob_db_max_bytes(),
-    # Release documents (formats.v1.jsondoc, ingest.reading.schema_base): nesting depth of a
+    # Release documents (formats.v1.jsondoc, formats.v1.schema_base): nesting depth of a
     # JSON file (at most 254: orjson, which writes events and requests, stops at 255); the
     # magnitude of every number the format types (scores, costs, durations):
     # ten thousand attempts at the bound still sum to a finite figure.

@@ -5,7 +5,7 @@ Site-level (core), so every app may import it."""
 
 from __future__ import annotations
 
-DASH = "–"
+from formats.v1.documents import DASH, model_rate  # noqa: F401 (a figure of the documents, shown on the pages)
 
 
 def score(value: float | None, percent: bool = False) -> str:
@@ -45,17 +45,6 @@ def pass_rate(passed: int, total: int) -> str:
     if not total:
         return DASH
     return f"{passed / total * 100:.1f}% ({passed}/{total})"
-
-
-def model_rate(score: float, passed: int, trials: int, tasks: int) -> str:
-    """A pass-fail model's score with its counts. With one trial per task:
-    "34.1% (15/44)"; with more, the score is the mean over tasks of each task's
-    pass rate over its trials: "34.1%: 15 of 46 trials on 44 tasks"."""
-    if not tasks:
-        return DASH
-    if trials > tasks:
-        return f"{score * 100:.1f}%: {passed} of {trials} trials on {tasks} tasks"
-    return f"{score * 100:.1f}% ({passed}/{tasks})"
 
 
 def rank_range(low: int | None, high: int | None, rank: int) -> str:

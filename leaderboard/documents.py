@@ -23,9 +23,9 @@ from typing import Any
 
 from core import jsonsafe
 from formats.v1 import documents as v1
+from formats.v1.scoring import LEFT_OUT, surface_documents, trials_figure
 from leaderboard.extras import merge_extras
 from leaderboard.models import Attempt, Batch, Bench, Check, CheckResult, Model, Task
-from leaderboard.scoring import LEFT_OUT, surface_documents, trials_figure
 
 
 def _batches(bench: Bench, *, live_only: bool) -> list[Batch]:

@@ -20,18 +20,9 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from core import jsonsafe
+from formats.v1.facts import FIELDS, SPELLINGS
 from leaderboard.models import Model
 
-# Extension field -> the type it must have to be used (others are ignored).
-FIELDS: dict[str, type] = {
-    "results_date": str,
-    "organisation": str,
-    "open_weights": bool,
-    "open_system": bool,
-    "verified": bool,
-    "site": str,
-}
-SPELLINGS = {"organization": "organisation"}
 # The board's filters: query parameter -> the fact it asks for.
 FLAG_FILTERS = ("open_weights", "open_system", "verified")
 

@@ -11,15 +11,16 @@ from django.db import connections, models
 from django.db.models import Q
 
 from core import jsonsafe
+from formats.v1 import sizes
+from formats.v1.scoring import EXCEPTIONS_RULES, PASS_RATE_RULES
 from leaderboard.querysets import AttemptQuerySet, MainAttemptManager, TaskQuerySet
 from leaderboard.revision_models import BenchRevision  # noqa: F401 (own module; found here)
-from leaderboard.scoring import EXCEPTIONS_RULES, PASS_RATE_RULES
 
 
 class Bench(models.Model):
-    slug = models.CharField(max_length=100)
-    title = models.CharField(max_length=300)
-    revision = models.CharField(max_length=100)
+    slug = models.CharField(max_length=sizes.SLUG)
+    title = models.CharField(max_length=sizes.BENCH_TITLE)
+    revision = models.CharField(max_length=sizes.REVISION)
     scoring_rule = models.CharField(max_length=100)
     # How a trial that raised is scored (scoring.EXCEPTIONS_RULES); blank: not Harbor.
     exceptions_rule = models.CharField(max_length=32, blank=True, default="")
@@ -61,7 +62,7 @@ class Batch(models.Model):
 
     bench = models.ForeignKey(Bench, on_delete=models.CASCADE, related_name="batches")
     number = models.IntegerField()
-    released_at = models.CharField(max_length=64)
+    released_at = models.CharField(max_length=sizes.RELEASED_AT)
     live = models.BooleanField(default=True)
 
     objects = BatchQuerySet.as_manager()
@@ -91,10 +92,10 @@ class Model(models.Model):
     """
 
     bench = models.ForeignKey(Bench, on_delete=models.CASCADE, related_name="models")
-    slug = models.CharField(max_length=100)
-    display_name = models.CharField(max_length=300)
-    harness = models.CharField(max_length=100)
-    provider = models.CharField(max_length=100)
+    slug = models.CharField(max_length=sizes.SLUG)
+    display_name = models.CharField(max_length=sizes.MODEL_NAME)
+    harness = models.CharField(max_length=sizes.HARNESS)
+    provider = models.CharField(max_length=sizes.PROVIDER)
     position = models.IntegerField(help_text="order in manifest.json")
 
     rank = models.IntegerField(default=0)
@@ -157,10 +158,10 @@ class Model(models.Model):
 
 class Task(models.Model):
     bench = models.ForeignKey(Bench, on_delete=models.CASCADE, related_name="tasks")
-    slug = models.CharField(max_length=100)
+    slug = models.CharField(max_length=sizes.SLUG)
     # The matrix.json entry's title and surface: public, even while staged.
-    title = models.CharField(max_length=500)
-    surface = models.CharField(max_length=100)
+    title = models.CharField(max_length=sizes.TASK_TITLE)
+    surface = models.CharField(max_length=sizes.SURFACE)
     # The tasks/ file's (blank without one): detail, like its vendors and ticket.
     file_title = models.CharField(max_length=500, blank=True)
     file_surface = models.CharField(max_length=100, blank=True)
@@ -202,8 +203,8 @@ class Check(models.Model):
     """A check as the task defines it (tasks/<task>.json)."""
 
     task = models.ForeignKey(Task, on_delete=models.CASCADE, related_name="checks")
-    name = models.CharField(max_length=200)
-    level = models.CharField(max_length=50)
+    name = models.CharField(max_length=sizes.CHECK_NAME)
+    level = models.CharField(max_length=sizes.CHECK_LEVEL)
     mandatory = models.BooleanField()
     position = models.IntegerField()
 
@@ -242,7 +243,7 @@ class Attempt(models.Model):
     flags = models.JSONField(default=list, blank=True)
     matrix_flags = models.JSONField(null=True, blank=True)
 
-    harness = models.CharField(max_length=100, blank=True)
+    harness = models.CharField(max_length=sizes.HARNESS, blank=True)
     checks_total = models.IntegerField(null=True, blank=True)
     checks_passed = models.IntegerField(null=True, blank=True)
     checks_failed = models.IntegerField(null=True, blank=True)
@@ -312,8 +313,8 @@ class CheckResult(models.Model):
 
     attempt = models.ForeignKey(Attempt, on_delete=models.CASCADE, related_name="check_results")
     position = models.IntegerField()
-    name = models.CharField(max_length=200)
-    level = models.CharField(max_length=50)
+    name = models.CharField(max_length=sizes.CHECK_NAME)
+    level = models.CharField(max_length=sizes.CHECK_LEVEL)
     mandatory = models.BooleanField()
     passed = models.BooleanField()
     detail = models.TextField(blank=True)

@@ -27,6 +27,7 @@ from django.db.models import (
 from django.db.models.functions import Cast, Coalesce
 from django.http import Http404
 
+from formats.v1.scoring import EXCEPTION_FLAG_PREFIX, LEFT_OUT, Cell, passes, trials_figure
 from leaderboard.models import (
     Attempt,
     Batch,
@@ -37,7 +38,6 @@ from leaderboard.models import (
     Model,
     Task,
 )
-from leaderboard.scoring import EXCEPTION_FLAG_PREFIX, LEFT_OUT, Cell, passes, trials_figure
 from leaderboard.visibility import can_see_staged
 
 # How an empty flag list reads as JSON text (SQLite, PostgreSQL).

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from core.formatting import plural
+from formats.v1.scoring import DEFAULT_REWARD_THRESHOLD
 from leaderboard.models import Attempt, CheckResult
-from leaderboard.scoring import DEFAULT_REWARD_THRESHOLD
 
 
 @dataclass(frozen=True)

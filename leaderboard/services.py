@@ -8,18 +8,8 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 
-from leaderboard.harbor_result import HARBOR_RESULT, harbor_result_differences
-from leaderboard.models import (
-    Attempt,
-    Bench,
-    BenchRevision,
-    Disagreement,
-    Generation,
-    Model,
-    Task,
-)
-from leaderboard.revisions import revision_record
-from leaderboard.scoring import (
+from formats.v1.harbor_result import HARBOR_RESULT, harbor_result_differences
+from formats.v1.scoring import (
     EXCEPTION_FLAG_PREFIX,
     LEFT_OUT,
     Cell,
@@ -30,6 +20,16 @@ from leaderboard.scoring import (
     task_outcomes,
     task_values,
 )
+from leaderboard.models import (
+    Attempt,
+    Bench,
+    BenchRevision,
+    Disagreement,
+    Generation,
+    Model,
+    Task,
+)
+from leaderboard.revisions import revision_record
 
 # Leaderboard row figures compared with what the release published.
 COMPARED_ROW_FIGURES = ("score", "flagged", "cost_usd", "duration_s", "rank")

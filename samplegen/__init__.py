@@ -4,7 +4,7 @@
 matrix, model and task documents, attempt evidence) that exercises the awkward
 corners of the format: missing verdicts and attempts, very long trajectories,
 hostile-looking text, large tool outputs, odd check levels, tied scores. Every
-derived figure goes through ``leaderboard.scoring`` so the release always agrees
+derived figure goes through ``formats.v1.scoring`` so the release always agrees
 with its own verdicts.
 
 Determinism: every random draw comes from a ``random.Random`` of its own, keyed

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from formats.v1 import SCHEMA
-from leaderboard.scoring import count_checks
+from formats.v1.scoring import count_checks
 from samplegen.catalog import HARNESS_VERSION
 from samplegen.clock import iso
 from samplegen.draws import entity_rng

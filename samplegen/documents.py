@@ -8,7 +8,7 @@ from pathlib import Path
 
 from formats.v1 import documents as v1
 from formats.v1.files import LEADERBOARD, MANIFEST, MATRIX, model_path, task_path
-from leaderboard.scoring import (
+from formats.v1.scoring import (
     Cell,
     CheckOutcome,
     competition_ranks,

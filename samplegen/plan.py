@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from leaderboard.scoring import CheckOutcome
+from formats.v1.scoring import CheckOutcome
 from samplegen.catalog import ModelSpec, TaskSpec
 from samplegen.draws import entity_rng
 

@@ -6,7 +6,7 @@ import re
 from datetime import timedelta
 from pathlib import Path
 
-from leaderboard.scoring import MISSING_VERDICT, SCORING_RULES, CheckOutcome, score_verdict
+from formats.v1.scoring import MISSING_VERDICT, SCORING_RULES, CheckOutcome, score_verdict
 from samplegen.attempts import write_attempt
 from samplegen.catalog import TASK_CATALOGUE, TWIN, TaskSpec, build_models
 from samplegen.clock import FIRST_RELEASE, epoch_ms

@@ -7,7 +7,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-from leaderboard.scoring import MISSING_VERDICT
+from formats.v1.scoring import MISSING_VERDICT
 from samplegen.catalog import HARNESS_TOOLS
 from samplegen.clock import iso
 from samplegen.ids import rand_hex

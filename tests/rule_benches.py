@@ -1,6 +1,6 @@
 """One small bench per scoring rule, for the pages whose words depend on the rule.
 
-``BUILDERS`` has a key for every rule in ``leaderboard.scoring.SCORING_RULES``
+``BUILDERS`` has a key for every rule in ``formats.v1.scoring.SCORING_RULES``
 (the About tests check so): a rule added without a bench here fails them."""
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models import Q
 
 from core import jsonsafe
+from formats.v1 import sizes
 from leaderboard.models import Attempt, CheckResult
 
 # Where large blobs go in Django's default storage: BLOB_FOLDER/<2 hex>/<sha256>.
@@ -134,7 +135,7 @@ class Event(models.Model):
     index = models.IntegerField()
     type = models.CharField(max_length=32)
     ts = models.CharField(max_length=64, blank=True)
-    tool = models.CharField(max_length=200, blank=True)
+    tool = models.CharField(max_length=sizes.TOOL, blank=True)
     ok = models.BooleanField(null=True, blank=True)
     exit_code = models.IntegerField(null=True, blank=True)
     # The large strings, moved out of ``doc``; None means the key was absent.
@@ -183,12 +184,12 @@ class VendorRequest(models.Model):
     attempt = models.ForeignKey(
         Attempt, on_delete=models.CASCADE, related_name="vendor_requests", db_index=False
     )
-    vendor = models.CharField(max_length=100)
+    vendor = models.CharField(max_length=sizes.VENDOR)
     position = models.IntegerField(help_text="order within the vendor's list")
-    request_id = models.CharField(max_length=200)
-    direction = models.CharField(max_length=32)
+    request_id = models.CharField(max_length=sizes.REQUEST_ID)
+    direction = models.CharField(max_length=sizes.DIRECTION)
     ts = models.CharField(max_length=64, blank=True)
-    method = models.CharField(max_length=16, blank=True)
+    method = models.CharField(max_length=sizes.METHOD, blank=True)
     path = models.TextField(blank=True)
     status = models.IntegerField(null=True, blank=True)
     duration_ms = models.FloatField(null=True, blank=True)

@@ -30,6 +30,7 @@ from typing import Any
 import orjson
 
 from formats.normalise import Normalised, register
+from formats.normalise.codex_calls import duration_ms
 from formats.normalise.document import load, text, unread
 from formats.normalise.lines import Builder, Head, as_text, event
 
@@ -150,7 +151,8 @@ def normalise_swe_agent(data: bytes) -> Normalised:
     for position, step in enumerate(steps, 1):
         if not isinstance(step, dict):
             problems.append(f"trajectory[{position - 1}] is not an object")
-            out.skip(position, "not a step object")
+            if position > 1:  # position 1 is already the system event's source
+                out.skip(position, "not a step object")
             continue
         before = len(out.events)
         thought = step.get("thought")
@@ -162,9 +164,10 @@ def normalise_swe_agent(data: bytes) -> Normalised:
             observation = step.get("observation")
             if observation is not None:
                 call["result"] = {"ok": True, "output": as_text(observation), "exit_code": None}
-            seconds = step.get("execution_time")
-            if isinstance(seconds, int | float) and not isinstance(seconds, bool) and seconds >= 0:
-                call["duration_ms"] = round(seconds * 1000, 3)
+            # Bounded like every other harness's durations (a figure the release keeps).
+            took = duration_ms(step.get("execution_time"))
+            if took is not None:
+                call["duration_ms"] = round(took, 3)
             out.add(call, position)
         if len(out.events) == before and position > 1:
             out.skip(position, "step with no thought or action")

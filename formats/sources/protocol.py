@@ -46,11 +46,11 @@ class BenchFacts:
     id: str  # the bench's slug (formats.v1 slug rule)
     title: str
     # How an attempt's score comes from its verdict: a rule name of
-    # leaderboard.scoring (e.g. "reward-threshold", "all-mandatory").
+    # formats.v1.scoring (e.g. "reward-threshold", "all-mandatory").
     scoring_rule: str
     # The pass mark of a reward rule; None where the rule has none.
     threshold: float | None = None
-    # How trials that raised are counted (leaderboard.scoring.EXCEPTIONS_RULES);
+    # How trials that raised are counted (formats.v1.scoring.EXCEPTIONS_RULES);
     # None where the source has no notion of an exception.
     exceptions_rule: str | None = None
     # The key under which a leaderboard row carries ``ModelEntry.published``

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from formats.reader import open_tree
+from formats.sources.harbor.adapter import HARBOR
 from formats.sources.openhands_index.adapter import ADAPTER as OPENHANDS_INDEX
 from formats.sources.protocol import (
     OPTION_NAMES,
@@ -28,8 +29,7 @@ from formats.sources.swebench_experiments.source import ADAPTER as SWEBENCH_EXPE
 from formats.sources.swebench_leaderboards.adapter import ADAPTER as SWEBENCH_LEADERBOARDS
 from formats.sources.terminal_bench import TERMINAL_BENCH
 
-# name -> adapter; the order is the order of detection. Harbor jobs (whose
-# reading needs the site's column sizes) are registered by the ingest app.
+# name -> adapter; the order is the order of detection.
 # swebench.com's leaderboards.json goes first: its test (a JSON object whose
 # first key is "leaderboards") is narrow, while the release's takes any
 # regular file the safe reader refuses for its own rules as a release.
@@ -39,6 +39,9 @@ ADAPTERS: dict[str, Adapter] = {
     TERMINAL_BENCH.name: TERMINAL_BENCH,
     OPENHANDS_INDEX.name: OPENHANDS_INDEX,
     SWEBENCH_EXPERIMENTS.name: SWEBENCH_EXPERIMENTS,
+    # After the others, as when the ingest app registered it: Harbor's trials
+    # are found by a result.json anywhere, which other layouts may hold too.
+    "harbor": HARBOR,
 }
 
 

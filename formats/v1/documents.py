@@ -2,7 +2,7 @@
 manifest, leaderboard, matrix, models/<model>.json and tasks/<task>.json.
 
 Each takes figures already worked out (the callers score with
-``leaderboard.scoring``: from database rows, from Harbor trials, from sample
+``formats.v1.scoring``: from database rows, from Harbor trials, from sample
 draws) and gives the document as a dict, its keys in the format's order.
 What goes beyond v1 (fields readers may ignore) is passed in by the caller
 and placed where the format allows it.
@@ -16,6 +16,19 @@ from typing import Any
 from formats.v1 import SCHEMA
 
 Doc = dict[str, Any]
+# What a figure without a value reads as (core.formatting shows it the same way).
+DASH = "–"
+
+
+def model_rate(score: float, passed: int, trials: int, tasks: int) -> str:
+    """A pass-fail model's score with its counts. With one trial per task:
+    "34.1% (15/44)"; with more, the score is the mean over tasks of each task's
+    pass rate over its trials: "34.1%: 15 of 46 trials on 44 tasks"."""
+    if not tasks:
+        return DASH
+    if trials > tasks:
+        return f"{score * 100:.1f}%: {passed} of {trials} trials on {tasks} tasks"
+    return f"{score * 100:.1f}% ({passed}/{tasks})"
 
 
 def _head(bench: str, revision: str | None = None) -> Doc:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import orjson
 from django import forms
 
+from formats.sources.harbor.errors import HarborError
+from formats.sources.harbor.naming import MODELS_NAME, read_models_file
+from formats.v1.scoring import DEFAULT_EXCEPTIONS_RULE
 from ingest.admin import import_dir
-from ingest.reading.harbor.errors import HarborError
-from ingest.reading.harbor.naming import MODELS_NAME, read_models_file
-from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 EXCEPTIONS_CHOICES = [
     ("harbor", "harbor: the reward decides, as Harbor's result.json counts it"),

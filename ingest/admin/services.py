@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from formats.sources.harbor.naming import models_file
+from formats.v1.scoring import DEFAULT_EXCEPTIONS_RULE
 from ingest.models import ImportRecord
-from ingest.reading.harbor.naming import models_file
 from ingest.reading.preview import plan_preview
 from ingest.running.imports import Action, Outcome, run_import
-from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 
 @dataclass

@@ -18,6 +18,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
 from core import formatting
+from formats.v1.scoring import DEFAULT_EXCEPTIONS_RULE
 from ingest.admin import import_dir
 from ingest.admin.forms import ApplyForm, ServerPickForm, UploadForm
 from ingest.admin.services import preview_staged
@@ -28,7 +29,6 @@ from ingest.running import bucket
 from ingest.running.jobs import job_enqueue
 from ingest.running.staging import Staged, sweep_stale
 from leaderboard.models import Bench
-from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 SESSION_KEY = "ingest_imports"
 

@@ -20,12 +20,12 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from formats.reader import ReleaseReadError
+from formats.sources.harbor.errors import HarborError
 from formats.sources.protocol import ImportOptions, SourceError
 from ingest.management.outcome import report_import
 from ingest.models import ImportRecord
 from ingest.progress import ProgressCallback
 from ingest.reading.harbor.build import release_of
-from ingest.reading.harbor.errors import HarborError
 from ingest.reading.plan import build_plan
 from ingest.running.imports import (
     CHECK_ONLY,

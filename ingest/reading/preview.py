@@ -1,7 +1,7 @@
 """What an import would change, as the admin shows it before anything is written.
 
 ``score_changes`` predicts each model's leaderboard score and rank after the
-apply the same way the apply computes them (``leaderboard.scoring`` on the
+apply the same way the apply computes them (``formats.v1.scoring`` on the
 recomputed scores of released attempts and the matrix cells of the others),
 so the preview cannot promise figures the import does not produce.
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from formats.v1.scoring import Cell, competition_ranks, differs, model_figures
 from ingest.reading.plan import ImportPlan
 from ingest.reading.report import plan_summary
 from leaderboard.models import Model
-from leaderboard.scoring import Cell, competition_ranks, differs, model_figures
 from leaderboard.services import published_figure, published_only_score
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from core import formatting
 from formats.normalise import NORMALISERS
+from formats.v1.harbor_result import HARBOR_RESULT, differences, row_figures
 from ingest.reading.plan import ImportPlan
 from ingest.reading.transcripts import UNRECOGNISED_NOTE
-from leaderboard.harbor_result import HARBOR_RESULT, differences, row_figures
 from trajectories.fidelity import difference_text
 
 

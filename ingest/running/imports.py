@@ -19,15 +19,15 @@ from django.contrib.admin.models import ADDITION, LogEntry
 
 from formats.reader import ReleaseReadError
 from formats.sources import ImportOptions, SourceError
+from formats.sources.harbor.errors import HarborError
+from formats.v1.scoring import DEFAULT_EXCEPTIONS_RULE
 from ingest.models import ImportRecord
 from ingest.progress import ProgressCallback
-from ingest.reading.harbor.errors import HarborError
 from ingest.reading.plan import ImportPlan, build_plan
 from ingest.reading.report import plan_summary
 from ingest.running.locks import ImportBusy, import_lock
 from ingest.running.opening import open_for_import, progress_option
 from ingest.writing.services import ImportRefused, ImportResult, write_release
-from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 logger = logging.getLogger(__name__)
 
@@ -82,9 +82,9 @@ def run_import(
     releases only). Harbor jobs are imported into ``bench``: scrubbed unless
     ``harbor_scrub`` is False (``scrub`` is for a release), with
     ``harbor_models`` as the models file. ``opener`` replaces the opening of
-    ``path`` (import_harbor builds its release from several paths); for an
-    import it is called under the lock, so what it reads of the database cannot
-    change before the import.
+    ``path`` (import_harbor opens several paths, with its options, through
+    ``open_for_import``); for an import it is called under the lock, so what it
+    reads of the database cannot change before the import.
 
     An import's record ("applied" or "no-change") is written in the import's
     own transaction, and ``on_written(record)`` (the job's outcome) is called

@@ -26,13 +26,13 @@ from django.utils import timezone
 from django_tasks import TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 
+from formats.sources.harbor.naming import models_file
+from formats.v1.scoring import DEFAULT_EXCEPTIONS_RULE
 from ingest.models import ImportJob, ImportLock, ImportRecord
-from ingest.reading.harbor.naming import models_file
 from ingest.running.imports import Outcome, run_import
 from ingest.running.job_live import LiveReporter, live_drop, live_rows, this_host
 from ingest.running.locks import ImportBusy
 from ingest.running.staging import Staged
-from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
 
 logger = logging.getLogger(__name__)
 

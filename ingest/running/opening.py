@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
@@ -19,7 +19,7 @@ from formats.reader import ReleaseSource
 from formats.sources import Adapter, ImportOptions
 from formats.sources.registry import ADAPTERS, detect
 from ingest.progress import Phase, Progress, ProgressCallback
-from ingest.reading.harbor.build import release_of
+from ingest.reading.harbor.build import describe, release_of
 from ingest.reading.harbor.source import HarborSource
 
 
@@ -46,11 +46,14 @@ def open_for_import(
     *,
     options: ImportOptions,
     adapter: str | None = None,
+    say: Callable[[str], object] | None = None,
 ) -> Iterator[ReleaseSource | HarborSource]:
     """The release ``paths`` hold, for the one import pipeline to check and write.
     ``adapter`` names the format where the caller knows it (a command for one
-    format); else it is detected by content. Raises ``SourceError`` (no format
-    matches), ``ReleaseReadError`` or ``HarborError``."""
+    format); else it is detected by content. ``say`` is told, line by line, what
+    building a release from another source found (trials read, models kept,
+    notes). Raises ``SourceError`` (no format matches), ``ReleaseReadError`` or
+    ``HarborError``."""
     found = [Path(p) for p in paths]
     chosen = ADAPTERS[adapter] if adapter else detect(found)
     options = _only_taken(chosen, options)
@@ -60,5 +63,8 @@ def open_for_import(
             yield release
             return
         built = release_of(results, replace=options.replace, title_given=bool(options.title))
+        if say is not None:
+            for line in describe(built):
+                say(line)
         with built.source as source:
             yield source

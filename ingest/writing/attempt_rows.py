@@ -12,15 +12,15 @@ import orjson
 from django.conf import settings
 
 from core import jsonsafe
-from ingest.reading.plan import AttemptDocs, AttemptPlan, verdict_outcomes
-from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
-from leaderboard.scoring import (
+from formats.v1.scoring import (
     LEFT_OUT,
     MISSING_VERDICT,
     count_checks,
     is_counted,
     score_verdict,
 )
+from ingest.reading.plan import AttemptDocs, AttemptPlan, verdict_outcomes
+from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
 from trajectories.render.heights import block_lines, split_large
 
 EVENT_COLUMNS = (

@@ -10,6 +10,7 @@ from django.db import transaction
 
 from core import jsonsafe
 from formats.reader import ReleaseSource
+from formats.scrub import Scrubber
 from ingest.progress import ProgressCallback
 from ingest.reading.extras import collect_extras
 from ingest.reading.plan import (
@@ -19,7 +20,6 @@ from ingest.reading.plan import (
     model_signature,
     task_signature,
 )
-from ingest.reading.scrub import Scrubber
 from ingest.writing.attempt_batch import AttemptBatch
 from ingest.writing.attempt_rows import attempt_rows
 from ingest.writing.background_write import BackgroundWrites, background_writes

@@ -16,8 +16,8 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from core.formatting import score
+from formats.v1.scoring import EXCEPTION_FLAG_PREFIX
 from leaderboard.queries import CELL_DETAIL, CELL_SCORE, MatrixTask, cell_flags
-from leaderboard.scoring import EXCEPTION_FLAG_PREFIX
 from leaderboard.templatetags.board import heat_class, pass_rate
 
 

@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString
 
 from core import formatting
 from core.html import html, html_join
-from leaderboard.scoring import TOLERANCE
+from formats.v1.scoring import TOLERANCE
 
 
 @dataclass(frozen=True)

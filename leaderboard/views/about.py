@@ -10,12 +10,12 @@ from __future__ import annotations
 from django.db.models import Count, Q, Sum
 from django.shortcuts import render
 
+from formats.v1.scoring import MISSING_ATTEMPT, MISSING_VERDICT
 from leaderboard import paired, queries
 from leaderboard.models import Batch, Task
 from leaderboard.rule_texts import RULES, example
-from leaderboard.scoring import MISSING_ATTEMPT, MISSING_VERDICT
 
-# The exceptions rule in force (leaderboard.scoring.EXCEPTIONS_RULES), in words.
+# The exceptions rule in force (formats.v1.scoring.EXCEPTIONS_RULES), in words.
 EXCEPTIONS_RULES_TEXT = {
     "harbor": "Harbor's own rule: a trial whose run raised an exception (a timeout, a "
     "non-zero exit, a rate limit) still had its verifier run, and its reward decides, as "

@@ -19,13 +19,13 @@ from django.conf import settings
 from django.core.paginator import Paginator
 from django.shortcuts import render
 
+from formats.v1.scoring import TERMINAL_BENCH_EXCEPTIONS
 from leaderboard import queries
 from leaderboard.forms import MatrixQuery
 from leaderboard.models import Model
 from leaderboard.queries import MatrixTask
 from leaderboard.render import download
 from leaderboard.render.matrix import MatrixRow, matrix_body
-from leaderboard.scoring import TERMINAL_BENCH_EXCEPTIONS
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,12 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 
 from core.html import html, html_join
+from formats.v1.scoring import TOLERANCE
 from formats.v1.slugs import is_slug
 from leaderboard import queries
 from leaderboard.models import Attempt
 from leaderboard.render import download
 from leaderboard.render.markdown import render_markdown
-from leaderboard.scoring import TOLERANCE
 
 # One cell per check outcome: passed, failed, or absent (a missing verdict, or
 # a verdict that does not name the check). Shapes as well as colours tell them apart.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from leaderboard.scoring import MISSING_VERDICT
+from formats.v1.scoring import MISSING_VERDICT
 from samplegen.catalog import HARNESS_TOOLS, HARNESS_VERSION
 from samplegen.clock import iso
 from samplegen.ids import rand_b62, rand_uuid

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from leaderboard.scoring import MISSING_VERDICT
+from formats.v1.scoring import MISSING_VERDICT
 from samplegen.trajectory import Ctx
 from samplegen.transcripts.common import ndjson_line
 

@@ -9,7 +9,7 @@ from axe_playwright_python.sync_playwright import Axe
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from leaderboard.scoring import SCORING_RULES
+from formats.v1.scoring import SCORING_RULES
 from tests.rule_benches import BUILDERS, NOT_WORDS, OWN_WORDS
 
 pytestmark = pytest.mark.browser

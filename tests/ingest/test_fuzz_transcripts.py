@@ -48,6 +48,7 @@ from tests.formats.normalise.helpers import (
     check_document_contract,
     numbers_items,
 )
+from tests.formats.normalise.test_swe_agents import make_instance, make_traj
 from tests.ingest.harbor_trials import job, trial
 from tests.ingest.test_fuzz_release import HOSTILE_JSON, HOSTILE_RAW, PROFILE, mutated_json
 
@@ -78,6 +79,9 @@ def _seeds() -> dict[str, list[bytes]]:
         if fmt is not None:
             found.setdefault(fmt, []).append(data)
     found["codex-legacy"] = [b"".join(orjson.dumps(x) + b"\n" for x in LEGACY)]
+    # SWE-agent and OpenHands documents: the normaliser tests' own, hostile text included.
+    found.setdefault("swe-agent-traj", []).append(orjson.dumps(make_traj()))
+    found.setdefault("openhands-history", []).append(orjson.dumps(make_instance()))
     return found
 
 
@@ -152,7 +156,7 @@ def test_every_normaliser_reads_any_one_field_mutation_into_events_json_can_writ
 
 
 def check_events_ok(events) -> bool:
-    from ingest.reading.event_schema import check_events
+    from formats.v1.event_schema import check_events
 
     return check_events(events) == []
 

@@ -11,8 +11,8 @@ import pytest
 from django.core.management.base import CommandError
 from django.urls import reverse
 
+from formats.sources.harbor.naming import slugify
 from ingest.models import ImportRecord
-from ingest.reading.harbor.naming import slugify
 from leaderboard.models import Attempt, Bench, CheckResult, Model, Task
 from tests.factories import dump
 from tests.ingest.harbor_trials import atif, import_harbor, job, trial, write

@@ -11,8 +11,8 @@ import tarfile
 import pytest
 from django.core.management import call_command
 
+from formats.v1.scoring import CheckOutcome, score_verdict
 from leaderboard.models import Attempt, Batch, Bench, CheckResult, Disagreement, Model, Task
-from leaderboard.scoring import CheckOutcome, score_verdict
 from tests.factories import dump, edit_json, failing_import, first_attempt_dir, import_path
 from trajectories.models import Event, Evidence, VendorRequest
 

@@ -14,7 +14,7 @@ import pytest
 from django.core.management import call_command
 from unidiff import PatchSet
 
-from leaderboard.scoring import (
+from formats.v1.scoring import (
     MISSING_VERDICT,
     TOLERANCE,
     Cell,

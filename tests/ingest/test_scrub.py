@@ -87,7 +87,7 @@ def test_the_sample_release_is_clean(small_release_dir):
 
 
 def test_an_allowed_simulator_host_is_not_a_finding(settings):
-    from ingest.reading.scrub import Scrubber
+    from formats.scrub import Scrubber
 
     config = {**settings.BENCHVIEW_SCRUB, "allowed_hosts": ["stripe.sim.lan"]}
     scrubber = Scrubber(config)
@@ -98,7 +98,7 @@ def test_an_allowed_simulator_host_is_not_a_finding(settings):
 
 
 def test_a_home_like_segment_inside_another_path_is_not_a_finding():
-    from ingest.reading.scrub import Scrubber
+    from formats.scrub import Scrubber
 
     scrubber = Scrubber()
     assert list(scrubber.text_findings("GET /api/v2/Users/auth0|42/roles")) == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from ingest.reading.schema_base import Timestamp
+from formats.v1.schema_base import Timestamp
 
 TIMESTAMP = TypeAdapter(Timestamp)
 

@@ -9,9 +9,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from formats.reader import open_release
+from formats.scrub import Scrubber
 from ingest.reading.plan import check_release
 from ingest.reading.report import plan_summary
-from ingest.reading.scrub import Scrubber
 from tests.factories import edit_json, import_path
 from tests.ingest.test_scrub import attempt_with_vendor_log, plant_in_output
 

@@ -12,8 +12,8 @@ import pytest
 from django.urls import reverse
 from django.utils.html import strip_tags
 
+from formats.v1.scoring import SCORING_RULES
 from leaderboard.rule_texts import RULES
-from leaderboard.scoring import SCORING_RULES
 from tests.rule_benches import BUILDERS, NOT_WORDS, OWN_WORDS
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
 import pytest
 
-from leaderboard.scoring import (
+from formats.v1.scoring import (
     LEFT_OUT,
     MISSING_ATTEMPT,
     MISSING_VERDICT,

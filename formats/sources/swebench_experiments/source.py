@@ -34,7 +34,7 @@ from formats.v1.slugs import is_slug
 
 NAME = "swebench-experiments"
 # The row key of what a submission publishes: the comparison the site already
-# makes of a Harbor job's own figures (leaderboard.harbor_result) fits it.
+# makes of a Harbor job's own figures (formats.v1.harbor_result) fits it.
 PUBLISHED_KEY = "x-harbor-result"
 SURFACE = "swe-bench"
 

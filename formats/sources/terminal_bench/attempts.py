@@ -25,11 +25,11 @@ RULE = "reward-threshold"
 THRESHOLD = 1.0
 GRADER = {"name": "terminal-bench-parser", "version": "1"}
 EXPORTER = "benchview import_results (terminal-bench)"
-# Flags (the spellings leaderboard.scoring and the Harbor adapter use).
+# Flags (the spellings formats.v1.scoring and the Harbor adapter use).
 NO_TRAJECTORY = "no-trajectory"
 TESTS_NOT_RUN = "tests-not-run"
 LEFT_OUT = "left-out"
-# The exceptions rules (leaderboard.scoring.EXCEPTIONS_RULES): how a trial
+# The exceptions rules (formats.v1.scoring.EXCEPTIONS_RULES): how a trial
 # whose failure_mode says it broke is scored.
 HARBOR, FAIL, TERMINAL_BENCH = "harbor", "fail", "terminal-bench"
 EXCEPTIONS_RULES = (HARBOR, FAIL, TERMINAL_BENCH)
@@ -102,7 +102,7 @@ def _verdict(trial: TBTrial, model: str, task: str, test_stdout: str | None) -> 
 
 def scored(resolved: bool | None, exception: str | None, rule: str) -> tuple[float, bool]:
     """(score, counted) of a trial under the exceptions rule, as
-    leaderboard.scoring scores a reward-threshold verdict."""
+    formats.v1.scoring scores a reward-threshold verdict."""
     if rule == FAIL and exception:
         return 0.0, True
     counted = rule != TERMINAL_BENCH or not exception or exception in TIMEOUTS

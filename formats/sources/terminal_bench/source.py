@@ -34,7 +34,7 @@ from formats.sources.terminal_bench.runs import Run
 from formats.sources.terminal_bench.trial import TBTrial, TrialProblem, read_entry
 
 # The row extension the site compares published figures under
-# (leaderboard.harbor_result: ``passed`` and ``mean`` against its own); the
+# (formats.v1.harbor_result: ``passed`` and ``mean`` against its own); the
 # runs' own figures (accuracy, pass_at_k, each run) ride along in it.
 PUBLISHED_KEY = "x-harbor-result"
 _NOT_SLUG = re.compile(r"[^a-z0-9._-]+")

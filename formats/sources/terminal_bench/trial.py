@@ -28,7 +28,7 @@ TEST_PANE = "panes/post-test.txt"
 # failure_mode values that say nothing went wrong.
 NO_FAILURE = frozenset({"unset", "none", ""})
 # Terminal-Bench's timeouts under the names the exceptions rules know
-# (leaderboard.scoring.TIMEOUT_EXCEPTIONS): a timed-out trial still counts.
+# (formats.v1.scoring.TIMEOUT_EXCEPTIONS): a timed-out trial still counts.
 TIMEOUTS = {"agent_timeout": "AgentTimeoutError", "test_timeout": "VerifierTimeoutError"}
 STATUSES = frozenset({"passed", "failed", "skipped", "error"})
 

@@ -2,25 +2,22 @@ import argparse
 import math
 import os
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from formats.reader import open_tree
-from ingest.management.outcome import report_import
-from ingest.models import ImportRecord
-from ingest.reading.harbor.build import describe, harbor_release
-from ingest.reading.harbor.source import HarborSource
-from ingest.running.cli_progress import TerminalProgress
-from ingest.running.imports import Action, run_import
-from ingest.running.locks import ImportBusy
-from leaderboard.scoring import (
+from formats.sources import ImportOptions
+from formats.v1.scoring import (
     DEFAULT_EXCEPTIONS_RULE,
     DEFAULT_REWARD_THRESHOLD,
     EXCEPTIONS_RULES,
 )
+from ingest.management.outcome import report_import
+from ingest.models import ImportRecord
+from ingest.running.cli_progress import TerminalProgress
+from ingest.running.imports import Action, run_import
+from ingest.running.locks import ImportBusy
+from ingest.running.opening import open_for_import, progress_option
 
 
 def threshold(text: str) -> float:
@@ -95,32 +92,27 @@ class Command(BaseCommand):
             except OSError as exc:
                 raise CommandError(f"{options['models']}: cannot be read ({exc})") from None
 
-        @contextmanager
-        def opener() -> Iterator[HarborSource]:
+        progress = TerminalProgress(self.stderr._out)
+        import_options = ImportOptions(
+            bench=bench,
+            title=options["title"],
+            models_file=models_file,
+            threshold=options["pass_threshold"],
+            exceptions_rule=options["exceptions"],
+            allow_partial=options["allow_partial"],
+            replace=options["replace"],
+            scrub=scrub,
+            progress=progress_option(progress),
+            labels=tuple(str(p).rstrip("/") for p in paths),
+        )
+
+        def opener():
             # Called under the import lock: the models it keeps are read from the
             # database, which no other import may change meanwhile.
-            with ExitStack() as stack:
-                trees = [
-                    (stack.enter_context(open_tree(path)), str(path).rstrip("/")) for path in paths
-                ]
-                release = harbor_release(
-                    trees,
-                    bench=bench,
-                    title=options["title"],
-                    models_file=models_file,
-                    threshold=options["pass_threshold"],
-                    allow_partial=options["allow_partial"],
-                    replace=options["replace"],
-                    scrub=scrub,
-                    progress=progress,
-                    exceptions_rule=options["exceptions"],
-                )
-                for line in describe(release):
-                    self.stdout.write(line)
-                with release.source as source:
-                    yield source
+            return open_for_import(
+                paths, options=import_options, adapter="harbor", say=self.stdout.write
+            )
 
-        progress = TerminalProgress(self.stderr._out)
         try:
             done = run_import(
                 path=shown,

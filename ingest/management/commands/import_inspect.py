@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from django.core.management.base import BaseCommand, CommandError
 
 from formats.sources import ImportOptions
+from formats.v1.scoring import DEFAULT_REWARD_THRESHOLD
 from ingest.management.commands.import_harbor import threshold
 from ingest.management.outcome import report_import
 from ingest.models import ImportRecord
@@ -15,7 +16,6 @@ from ingest.running.cli_progress import TerminalProgress
 from ingest.running.imports import Action, run_import
 from ingest.running.locks import ImportBusy
 from ingest.running.opening import open_for_import
-from leaderboard.scoring import DEFAULT_REWARD_THRESHOLD
 
 
 class Command(BaseCommand):

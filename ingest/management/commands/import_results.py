@@ -5,10 +5,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 from formats.sources import ImportOptions
 from formats.sources.registry import ADAPTERS
+from formats.v1.scoring import EXCEPTIONS_RULES
 from ingest.management.commands.import_harbor import threshold
 from ingest.management.commands.import_release import _require_migrated
 from ingest.management.door import choose, door_import
-from leaderboard.scoring import EXCEPTIONS_RULES
 
 
 class Command(BaseCommand):

@@ -1,35 +1,9 @@
-"""Harbor jobs as a source of results: the adapter behind ``import_harbor``
-and the admin's Harbor imports.
+"""A release built from a source of results, and the bench's models it keeps.
 
-Harbor (``harbor run``) writes job folders of trial folders (see
-docs/harbor.md). This package reads them through the safe reader
-(``formats.reader.open_tree``) as a ``formats.sources.ResultsSource``: the
-bench's models and tasks, then each trial as an attempt, one at a time.
-``build.release_of`` turns that into a release (``HarborSource``, the
-interface ``ingest.reading.plan`` reads) whose attempt folders are built again as
-the import reads them, so the one release import does the checking,
-preview, atomic write, lock and history, and export, mirror and API need
-no second path.
-
-- ``adapter``: ``HARBOR``, registered in ``formats.sources.registry.ADAPTERS``.
-- ``layout``: which folders of a tree are jobs and trials.
-- ``trial``: one trial folder → a ``Trial`` (reward, ctrf checks, exception,
-  cost, timing, events), refusing bad values against the trial's own file.
-- ``events``: a trial's events, from its agent log or its ATIF trajectory.
-- ``scrubbing``: home paths and host names in a trial's files, rewritten.
-- ``naming``: task and model ids, the models file.
-- ``identity``: trials, tasks and models that must be one of a kind.
-- ``stream``: ``HarborJobs``, the models and tasks, then each attempt.
-- ``attempts``: one trial → its attempt folder's files.
-- ``release``: the release's own documents (manifest, leaderboard, ...),
-  through the builders of ``formats.v1.documents``.
-- ``job_summary``: what each job's own ``result.json`` says of its models.
-- ``existing``: the bench's other models, read back from the database.
-- ``source``: ``HarborSource``, the release, its attempt folders built when read.
-- ``build``: ``open_jobs``, ``release_of`` and ``harbor_release``.
-- ``errors``: ``HarborError``.
+The adapters (``formats.sources``: Harbor jobs, ...) read and check; what
+needs the database is here: ``existing`` (the bench's other models, read back
+from the rows), ``build`` (``release_of``: the release of a source, merged with
+the models kept; ``harbor_release``) and ``source`` (``HarborSource``, the
+release, its attempt folders read back from where the check pass spooled
+them).
 """
-
-from ingest.reading.harbor.errors import HarborError
-
-__all__ = ["HarborError"]

@@ -11,24 +11,21 @@ before anything could be written.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from functools import partial
 
 from formats.reader import ReleaseSource
 from formats.sources import AttemptEntry, LazyFolder, ResultsSource, digests_of
-from formats.v1.slugs import RESERVED_BENCH_SLUGS, is_slug
-from ingest.progress import ProgressCallback
-from ingest.reading.harbor.errors import HarborError
+from formats.sources.harbor.adapter import open_jobs
+from formats.sources.harbor.errors import HarborError
+from formats.sources.harbor.release import release_files, task_checks
+from formats.sources.harbor.scrubbing import SCRUB_HINT
+from formats.sources.published import published_only_problems
+from formats.v1.scoring import DEFAULT_EXCEPTIONS_RULE, DEFAULT_REWARD_THRESHOLD
+from ingest.progress import Phase, Progress, ProgressCallback
 from ingest.reading.harbor.existing import NotHarborBench, kept_files, kept_models
-from ingest.reading.harbor.naming import read_models_file
-from ingest.reading.harbor.release import release_files, task_checks
-from ingest.reading.harbor.scrubbing import SCRUB_HINT, TrialScrub
 from ingest.reading.harbor.source import HarborSource
-from ingest.reading.harbor.stream import HarborJobs, read_jobs
-from ingest.reading.published import published_only_problems
 from leaderboard.models import Bench
-from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE, DEFAULT_REWARD_THRESHOLD, EXCEPTIONS_RULES
 
 
 @dataclass
@@ -37,42 +34,6 @@ class HarborRelease:
     trials: int
     notes: list[str] = field(default_factory=list)
     kept_models: list[str] = field(default_factory=list)
-
-
-def open_jobs(
-    trees: list[tuple[ReleaseSource, str]],
-    *,
-    bench: str,
-    title: str | None = None,
-    models_file: tuple[bytes, str] | None = None,
-    threshold: float = DEFAULT_REWARD_THRESHOLD,
-    allow_partial: bool = False,
-    scrub: bool = True,
-    progress: ProgressCallback | None = None,
-    exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
-) -> HarborJobs:
-    """The jobs of ``trees`` (each with the label that names it) as a source of
-    results, read as far as their result.json; HarborError for bad options."""
-    if exceptions_rule not in EXCEPTIONS_RULES:
-        raise HarborError(
-            [f"--exceptions {exceptions_rule!r}: expected one of {', '.join(EXCEPTIONS_RULES)}"]
-        )
-    if not is_slug(bench) or bench in RESERVED_BENCH_SLUGS:
-        raise HarborError([f"--bench {bench!r}: not a valid bench id"])
-    if not math.isfinite(threshold) or threshold < 0:
-        raise HarborError([f"--pass-threshold {threshold!r}: expected a finite number, 0 or more"])
-    rules = read_models_file(*models_file) if models_file else {}
-    return read_jobs(
-        trees,
-        bench=bench,
-        title=title,
-        rules=rules,
-        threshold=threshold,
-        scrubbing=TrialScrub(rewrite=scrub),
-        exceptions_rule=exceptions_rule,
-        allow_partial=allow_partial,
-        progress=progress,
-    )
 
 
 def harbor_release(
@@ -93,7 +54,7 @@ def harbor_release(
     ``scrub`` rewrites home paths and internal host names in the trials' files
     (listed on the source's ``scrubbed``); without it they are refused.
     ``progress`` hears of each trial read (phase "checking").
-    ``exceptions_rule`` scores the trials that raised (leaderboard.scoring).
+    ``exceptions_rule`` scores the trials that raised (formats.v1.scoring).
     """
     jobs = open_jobs(
         trees,
@@ -103,17 +64,23 @@ def harbor_release(
         threshold=threshold,
         allow_partial=allow_partial,
         scrub=scrub,
-        progress=progress,
+        progress=None
+        if progress is None
+        else lambda done, total: progress(Progress(Phase.CHECKING, done, total)),
         exceptions_rule=exceptions_rule,
     )
-    return release_of(jobs, replace=replace, title_given=bool(title))
+    try:
+        return release_of(jobs, replace=replace, title_given=bool(title))
+    except BaseException:
+        jobs.remove_spool()  # refused: no source to close, so its spool goes now
+        raise
 
 
 def release_of(
     results: ResultsSource, *, replace: bool = False, title_given: bool = True
 ) -> HarborRelease:
     """The release built from a source of results: its attempts read one at a
-    time (each kept light, its folder built again when the import reads it),
+    time (each kept light, its folder read again when the import reads it),
     the bench's other models kept (unless ``replace``), and the release's own
     documents written from the light entries. Every problem is raised together
     as HarborError before anything could be written."""
@@ -185,6 +152,8 @@ def release_of(
         folders=folders,
         scrubbed=scrubbing.found() if scrubbing is not None and scrub else [],
         scrubs=scrub,
+        # The built folders it reads go with it, however the import ends.
+        on_close=getattr(results, "remove_spool", None),
     )
     return HarborRelease(source, getattr(results, "trials", len(attempts)), results.notes, kept)
 

@@ -2,7 +2,8 @@
 
 ibench publishes one job per model, so importing a job into an existing bench
 adds or replaces the models the job holds and keeps the others: their
-attempt folders are rebuilt from the database with the mirror's own builders
+models, tasks, summaries and verdicts are read from the rows, and their
+attempt folders rebuilt from the database with the mirror's own builders
 (``trajectories.documents``), which give back what was imported.
 """
 
@@ -10,16 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import orjson
-
 from core import jsonsafe
 from formats.sources import ModelEntry, TaskEntry
-from ingest.reading.harbor.attempts import RULE, AttemptFiles, rescore
+from formats.sources.harbor.attempts import RULE, AttemptFiles, rescore
+from formats.v1.harbor_result import HARBOR_RESULT
 from leaderboard.extras import item_key
 from leaderboard.facts import declared
-from leaderboard.harbor_result import HARBOR_RESULT
 from leaderboard.models import Attempt, Bench
-from trajectories.documents import ATTEMPT_FILES
+from trajectories.documents import ATTEMPT_FILES, dumps
 
 
 class NotHarborBench(ValueError):
@@ -76,23 +75,30 @@ def _rows(bench: Bench):
     )
 
 
-def _files(attempt: Attempt) -> dict[str, bytes]:
-    files = {}
+def _attempt(attempt: Attempt, exceptions_rule: str) -> AttemptFiles:
+    # The summary and the verdict (which the documents and the rescoring need)
+    # are read from the rows, not parsed back out of the files; the files are
+    # built (summary.json and verdict.json from those same values, with the
+    # mirror's serialiser) for the folder's digests and for kept_files.
+    summary = attempt.summary_document()
+    verdict = None
+    if attempt.verdict is not None:
+        results = list(attempt.check_results.order_by("position"))
+        verdict = attempt.verdict_document(check_results=results)
+    files = {"summary.json": dumps(summary)}
+    if verdict is not None:
+        files["verdict.json"] = dumps(verdict)
     for filename, spec in ATTEMPT_FILES.items():
+        if filename in ("summary.json", "verdict.json"):
+            continue
         chunks = spec.build(attempt)
         if chunks is not None:
             files[filename] = b"".join(chunks)
-    return files
-
-
-def _attempt(attempt: Attempt, exceptions_rule: str) -> AttemptFiles:
-    files = _files(attempt)
-    verdict = orjson.loads(files["verdict.json"]) if "verdict.json" in files else None
     built = AttemptFiles(
         model=attempt.model.slug,
         task=attempt.task.slug,
         files=files,
-        summary=orjson.loads(files["summary.json"]),
+        summary=summary,
         verdict=verdict,
         score=attempt.score,
         ticket=files.get("problem.md", b"").decode("utf-8", errors="replace"),

@@ -2,8 +2,8 @@
 
 The small documents (manifest, leaderboard, matrix, models/, tasks/) are held
 in memory. An attempt folder is not: only its files' digests and sizes are,
-and its files are built again (from the trial folder, or the database for a
-kept model) when the import reads them, one folder at a time. So the import
+and its files are read again (from the spool of built trials, or the
+database for a kept model) when the import reads them, one folder at a time. So the import
 holds one trial at a time whatever the size of the jobs, as the v1 import
 holds one attempt folder at a time.
 """
@@ -11,9 +11,10 @@ holds one attempt folder at a time.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 from formats.sources import LazyFolder, digests_of
-from ingest.reading.harbor.errors import HarborError
+from formats.sources.harbor.errors import HarborError
 
 __all__ = ["HarborSource", "LazyFolder", "digests_of"]
 
@@ -38,8 +39,11 @@ class HarborSource:
         folders: dict[str, LazyFolder] | None = None,
         scrubbed: list[str] | None = None,
         scrubs: bool = True,
+        on_close: Callable[[], None] | None = None,
     ):
         self.name = name
+        # What else goes with the source (the spool of the built folders).
+        self._on_close = on_close
         self.scrubbed = list(scrubbed or [])
         # Whether the jobs were scrubbed: the release's own checks then scrub too.
         self.scrubs = scrubs
@@ -98,6 +102,8 @@ class HarborSource:
 
     def close(self) -> None:
         self._files, self._folders, self._built = {}, {}, None
+        if self._on_close is not None:
+            self._on_close()
 
     def __enter__(self) -> HarborSource:
         return self

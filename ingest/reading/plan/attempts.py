@@ -1,7 +1,7 @@
 """Per-attempt checks: one attempt folder read, hashed, validated and scrubbed.
 
 What the exporter should have scrubbed is a problem, or with ``plan.scrub`` is
-rewritten (see ingest.reading.scrub). A valid folder becomes a ``CheckedAttempt``.
+rewritten (see formats.scrub). A valid folder becomes a ``CheckedAttempt``.
 """
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from formats.reader import ReleaseSource
+from formats.v1 import event_schema, schema
 from formats.v1.jsondoc import JSONProblem
-from ingest.reading import event_schema, schema
+from formats.v1.scoring import CheckOutcome, score_verdict
 from ingest.reading.plan.checker import Checker
 from ingest.reading.plan.types import AttemptDocs, AttemptPlan, CheckedAttempt, sha256_hex
 from ingest.reading.transcripts import TranscriptReading, read_transcript, utf8_error_at
-from leaderboard.scoring import CheckOutcome, score_verdict
 from trajectories.documents import ATTEMPT_FILES
 
 

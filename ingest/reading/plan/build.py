@@ -85,7 +85,7 @@ def check_release(
 
     Every problem goes on the plan with its file and JSON path. What the
     exporter should have scrubbed is a problem, or with ``scrub`` is rewritten
-    (see ingest.reading.scrub). Nothing is written.
+    (see formats.scrub). Nothing is written.
     """
     plan = ImportPlan(source_name=source.name, source_sha256=source.sha256, scrub=scrub)
     # What an adapter (Harbor jobs) scrubbed in its own input, each rewrite once.

@@ -7,11 +7,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from formats.reader import ReleaseSource
+from formats.scrub import Scrubber
+from formats.v1 import schema
 from formats.v1.jsondoc import JSONProblem
-from ingest.reading import schema
+from formats.v1.schema_base import errors_of
 from ingest.reading.plan.types import ImportPlan, Problem
-from ingest.reading.schema_base import errors_of
-from ingest.reading.scrub import Scrubber
 
 
 class Checker:

@@ -5,7 +5,7 @@ The only part of the plan that reads the ORM; it never writes.
 
 from __future__ import annotations
 
-from ingest.reading import schema
+from formats.v1 import schema
 from ingest.reading.plan.types import Folder, ImportPlan, sha256_hex
 from leaderboard.models import Attempt, Bench, Model, Task
 

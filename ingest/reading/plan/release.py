@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ingest.reading import schema
+from formats.v1 import schema
 from ingest.reading.plan.checker import Checker
 from ingest.reading.plan.types import Folder, ImportPlan, sha256_hex
 from trajectories.documents import ATTEMPT_FILES

@@ -1,7 +1,7 @@
 """What a plan is made of: problems, per-attempt summaries, changes, the plan itself.
 
 Nothing here reads a release or the database. A plan keeps the small
-documents of a release as their typed models (``ingest.reading.schema``) and, per
+documents of a release as their typed models (``formats.v1.schema``) and, per
 attempt, only hashes, counts and the transcript check's small parts; an
 attempt's own documents (``AttemptDocs``) live only while that attempt is
 handed over (``CheckedAttempt``).
@@ -12,9 +12,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from ingest.reading import schema
+from formats.v1 import schema
+from formats.v1.scoring import differs
 from ingest.reading.transcripts import TranscriptReading
-from leaderboard.scoring import differs
 
 # An attempt folder: (model, task, trial); trial 0 is the folder itself, n > 0
 # its trials/<n>/ folder (a further trial, docs/harbor.md).

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from formats.normalise import Normalised
 from formats.normalise.lines import split_lines
-from ingest.reading.event_schema import check_events
+from formats.v1.event_schema import check_events
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "transcripts"
 
@@ -32,9 +32,12 @@ def check_contract(
 
 
 # Formats whose transcript is one JSON document: sources and unmapped number
-# its items (ATIF's steps; an Inspect sample's messages, then its events), not
-# its lines, so only lines that are no such document are numbered as lines.
-DOCUMENT_FORMATS = frozenset({"atif", "inspect-sample"})
+# its items (ATIF's steps; an Inspect sample's messages, then its events; the
+# SWE-agent, mini-swe-agent and OpenHands lists), not its lines, so only lines
+# that are no such document are numbered as lines.
+DOCUMENT_FORMATS = frozenset(
+    {"atif", "inspect-sample", "swe-agent-traj", "mini-swe-agent", "openhands-history"}
+)
 
 
 def numbers_items(fmt: str, result: Normalised) -> bool:

@@ -9,7 +9,7 @@ import pytest
 
 from formats.normalise import detect, normalise
 from formats.normalise.atif import normalise_atif
-from ingest.reading.event_schema import check_events
+from formats.v1.event_schema import check_events
 from leaderboard.models import Attempt
 from tests.ingest.harbor_trials import FIXTURES, import_harbor, job, trial
 from trajectories.models import Event

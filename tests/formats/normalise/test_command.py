@@ -8,7 +8,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from ingest.reading.event_schema import check_events
+from formats.v1.event_schema import check_events
 from tests.formats.normalise.helpers import FIXTURES
 
 

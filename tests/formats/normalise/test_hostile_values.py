@@ -23,7 +23,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from formats.normalise import detect, normalise
-from ingest.reading.event_schema import check_events
+from formats.v1.event_schema import check_events
 from tests import children
 from tests.formats.normalise.helpers import (
     DOCUMENT_FORMATS,

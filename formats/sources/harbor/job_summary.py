@@ -1,7 +1,7 @@
 """What each Harbor job's own ``result.json`` says of its models (``stats.evals``).
 
 A job's summary is read, never trusted: the import carries it per model in
-``leaderboard.json`` (``x-harbor-result``, see leaderboard.harbor_result) and
+``leaderboard.json`` (``x-harbor-result``, see formats.v1.harbor_result) and
 the site compares it with the figures it recomputes from the trials. An eval
 is matched to a model through the trial names it lists (``reward_stats``,
 ``exception_stats``); an eval that lists none belongs to the job's only model,
@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from formats.reader import ReleaseSource
-from ingest.reading import schema
-from ingest.reading.harbor.layout import RESULT, TrialFolder
-from leaderboard.scoring import TOLERANCE
+from formats.sources.harbor.layout import RESULT, TrialFolder
+from formats.v1 import schema
+from formats.v1.scoring import TOLERANCE
 
 
 @dataclass

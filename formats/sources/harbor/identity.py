@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from formats.sources.harbor.layout import RESULT
+from formats.sources.harbor.trial import Trial
 from formats.v1.slugs import is_slug
-from ingest.reading.harbor.layout import RESULT
-from ingest.reading.harbor.trial import Trial
 
 
 def _job_of(trial: Trial) -> str:

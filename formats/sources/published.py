@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from formats.sources import ModelEntry
-from leaderboard.scoring import competition_ranks
+from formats.v1.scoring import competition_ranks
 
 
 def published_fields(model: ModelEntry) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Home paths and internal host names in a trial's own files, found and rewritten.
 
 Harbor output has never been through an exporter, so ``import_harbor`` scrubs
-it by default with the release rules (``ingest.reading.scrub``, the same as
+it by default with the release rules (``formats.scrub``, the same as
 ``import_release --scrub``) and reports each rewrite against the trial's own
 file and JSON path (or line), once: a path repeated in a file is one line
 with a count. With ``--no-scrub`` the bytes are kept verbatim and each finding
@@ -15,9 +15,9 @@ from typing import Any
 
 import orjson
 
+from formats.scrub import Finding, Scrubber
+from formats.v1 import schema
 from formats.v1.jsondoc import JSONProblem
-from ingest.reading import schema
-from ingest.reading.scrub import Finding, Scrubber
 
 SCRUB_HINT = (
     "--no-scrub keeps these bytes verbatim and so refuses them; "

@@ -14,12 +14,12 @@ from typing import Any
 import orjson
 
 from formats.sources import ModelEntry
+from formats.sources.harbor.errors import HarborError
+from formats.sources.harbor.trial import MODEL_NAME_MAX, PROVIDER_MAX, Trial
+from formats.v1 import schema
+from formats.v1.facts import FIELDS as FACTS
+from formats.v1.facts import SPELLINGS
 from formats.v1.slugs import is_slug
-from ingest.reading import schema
-from ingest.reading.harbor.errors import HarborError
-from ingest.reading.harbor.trial import MODEL_NAME_MAX, PROVIDER_MAX, Trial
-from leaderboard.facts import FIELDS as FACTS
-from leaderboard.facts import SPELLINGS
 
 _NOT_SLUG = re.compile(r"[^a-z0-9._-]+")
 

@@ -3,7 +3,7 @@
 Events are typed dicts, not models: pydantic checks a typed dict without
 building an object for it, six times faster, which on a release's tens of
 thousands of events is the difference between the check being most of the
-import and a small part of it. The rules are those of ``ingest.reading.schema``'s
+import and a small part of it. The rules are those of ``formats.v1.schema``'s
 models: unknown fields are allowed, types are strict.
 """
 
@@ -16,7 +16,8 @@ from pydantic import Discriminator, Tag, TypeAdapter, ValidationError, with_conf
 # pydantic needs typing_extensions' TypedDict before Python 3.12.
 from typing_extensions import TypedDict
 
-from ingest.reading.schema_base import (
+from formats.v1 import sizes
+from formats.v1.schema_base import (
     Doc,
     Integer,
     Number,
@@ -26,7 +27,6 @@ from ingest.reading.schema_base import (
     describe,
     json_path,
 )
-from trajectories.models import Event
 
 # The rules of every document model, taken from their base.
 _RULES = Doc.model_config
@@ -40,7 +40,7 @@ class TokensDoc(TypedDict):
 
 @with_config(_RULES)
 class EventDoc(TypedDict):
-    index: column_int(Event, "index")
+    index: column_int(sizes.INT)
     type: str
     ts: NotRequired[Timestamp | None]
     tokens: NotRequired[TokensDoc | None]
@@ -64,12 +64,12 @@ class TextEventDoc(EventDoc):
 class ToolResultDoc(TypedDict):
     ok: bool
     output: str
-    exit_code: column_int(Event, "exit_code") | None
+    exit_code: column_int(sizes.INT) | None
 
 
 @with_config(_RULES)
 class ToolCallEventDoc(EventDoc):
-    tool: column_text(Event, "tool")
+    tool: column_text(sizes.TOOL)
     input: Any
     result: ToolResultDoc | None
 

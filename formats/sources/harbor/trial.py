@@ -15,12 +15,10 @@ from typing import Any
 from django.conf import settings
 
 from formats.normalise import atif
-from ingest.reading import schema
-from ingest.reading.harbor.layout import RESULT, TrialFolder
-from ingest.reading.harbor.scrubbing import TrialScrub
-from ingest.reading.schema_base import _RFC3339
-from leaderboard.models import CheckResult as CheckRow
-from leaderboard.models import Model, Task
+from formats.sources.harbor.layout import RESULT, TrialFolder
+from formats.sources.harbor.scrubbing import TrialScrub
+from formats.v1 import schema, sizes
+from formats.v1.schema_base import _RFC3339
 
 REWARD_TXT = "verifier/reward.txt"
 REWARD_JSON = "verifier/reward.json"
@@ -30,12 +28,12 @@ ATIF = "agent/trajectory.json"
 
 
 # What a trial's names become: the database columns they must fit.
-CHECK_NAME_MAX = CheckRow._meta.get_field("name").max_length
-AGENT_MAX = Model._meta.get_field("harness").max_length
-MODEL_NAME_MAX = Model._meta.get_field("display_name").max_length
-PROVIDER_MAX = Model._meta.get_field("provider").max_length
+CHECK_NAME_MAX = sizes.CHECK_NAME
+AGENT_MAX = sizes.HARNESS
+MODEL_NAME_MAX = sizes.MODEL_NAME
+PROVIDER_MAX = sizes.PROVIDER
 NUMBER_MAX = settings.BENCHVIEW_LIMITS["number_max_abs"]
-TASK_NAME_MAX = Task._meta.get_field("title").max_length
+TASK_NAME_MAX = sizes.TASK_TITLE
 # An exception type is a class name (Harbor writes ``type(e).__name__``).
 EXCEPTION_TYPE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]{0,99}")
 # A reward.txt number as Harbor's verifiers write it: ASCII digits only, so

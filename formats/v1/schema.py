@@ -10,10 +10,9 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, field_validator
 
-from formats.v1 import SCHEMA
+from formats.v1 import SCHEMA, sizes
 from formats.v1.jsondoc import parse_json  # noqa: F401  (the documents' decoder)
-from formats.v1.slugs import RESERVED_BENCH_SLUGS, SLUG_RE
-from ingest.reading.schema_base import (
+from formats.v1.schema_base import (
     Doc,
     Integer,
     Label,
@@ -22,9 +21,8 @@ from ingest.reading.schema_base import (
     column_int,
     column_text,
 )
-from leaderboard.models import Attempt, Batch, Bench, Check, CheckResult, Model, Task
-from leaderboard.scoring import EXCEPTIONS_RULES, SCORING_RULES
-from trajectories.models import VendorRequest
+from formats.v1.scoring import EXCEPTIONS_RULES, SCORING_RULES
+from formats.v1.slugs import RESERVED_BENCH_SLUGS, SLUG_RE
 
 # Every document names the one version of the format (formats.v1.SCHEMA).
 Schema = Literal[SCHEMA]  # type: ignore[valid-type]
@@ -39,17 +37,17 @@ def _slug(value: str) -> str:
 # -- manifest.json ---------------------------------------------------------------------------
 
 
-# Strings and integers stored in a column (see ingest.reading.schema_base).
-BenchSlug = column_text(Bench, "slug")
-ModelSlug = column_text(Model, "slug")
-TaskSlug = column_text(Task, "slug")
-DisplayName = column_text(Model, "display_name")
-Harness = column_text(Model, "harness")
-VendorName = column_text(VendorRequest, "vendor")
+# Strings and integers stored in a column (see formats.v1.schema_base).
+BenchSlug = column_text(sizes.SLUG)
+ModelSlug = column_text(sizes.SLUG)
+TaskSlug = column_text(sizes.SLUG)
+DisplayName = column_text(sizes.MODEL_NAME)
+Harness = column_text(sizes.HARNESS)
+VendorName = column_text(sizes.VENDOR)
 
 
 class BatchDoc(Doc):
-    id: column_int(Batch, "number")
+    id: column_int(sizes.INT)
     released_at: Timestamp
     tasks: list[TaskSlug]
 
@@ -69,8 +67,8 @@ class CountsDoc(Doc):
 class ManifestDoc(Doc):
     schema_: Schema = Field(alias="schema")
     bench: BenchSlug
-    title: column_text(Bench, "title")
-    revision: column_text(Bench, "revision")
+    title: column_text(sizes.BENCH_TITLE)
+    revision: column_text(sizes.REVISION)
     generated_at: Timestamp
     scoring_rule: str
     models: list[ModelSlug]
@@ -78,7 +76,7 @@ class ManifestDoc(Doc):
     batches: list[BatchDoc]
     counts: CountsDoc
     # Beyond v1 (Harbor benches): how a trial that raised is scored, see
-    # leaderboard.scoring.EXCEPTIONS_RULES. Absent: verdicts' exceptions decide nothing.
+    # formats.v1.scoring.EXCEPTIONS_RULES. Absent: verdicts' exceptions decide nothing.
     exceptions_rule: str | None = None
 
     @field_validator("bench")
@@ -131,7 +129,7 @@ class LeaderboardRowDoc(Doc):
     flagged: Integer
     cost_usd: Number | None  # null: no attempt reported a cost (Harbor)
     duration_s: Number
-    by_surface: dict[column_text(Task, "surface"), SurfaceFigures]
+    by_surface: dict[column_text(sizes.SURFACE), SurfaceFigures]
 
 
 class LeaderboardDoc(Doc):
@@ -144,8 +142,8 @@ class LeaderboardDoc(Doc):
 
 class MatrixTaskDoc(Doc):
     id: TaskSlug
-    title: column_text(Task, "title")
-    surface: column_text(Task, "surface")
+    title: column_text(sizes.TASK_TITLE)
+    surface: column_text(sizes.SURFACE)
     released: bool
 
     @field_validator("id")
@@ -192,7 +190,7 @@ class ModelInfoDoc(Doc):
     id: str
     display_name: DisplayName
     harness: Harness
-    provider: column_text(Model, "provider")
+    provider: column_text(sizes.PROVIDER)
 
 
 class AggregateDoc(Doc):
@@ -201,7 +199,7 @@ class AggregateDoc(Doc):
     flagged: Integer
     cost_usd: Number | None  # null: no attempt reported a cost (Harbor)
     duration_s: Number
-    by_surface: dict[column_text(Task, "surface"), SurfaceFigures]
+    by_surface: dict[column_text(sizes.SURFACE), SurfaceFigures]
 
 
 class ModelAttemptRowDoc(Doc):
@@ -225,15 +223,15 @@ class ModelFileDoc(Doc):
 
 class TaskInfoDoc(Doc):
     id: str
-    title: column_text(Task, "title")
-    surface: column_text(Task, "surface")
+    title: column_text(sizes.TASK_TITLE)
+    surface: column_text(sizes.SURFACE)
     vendors: list[Label]
     batch: Integer
 
 
 class CheckDefDoc(Doc):
-    name: column_text(Check, "name")
-    level: column_text(Check, "level")
+    name: column_text(sizes.CHECK_NAME)
+    level: column_text(sizes.CHECK_LEVEL)
     mandatory: bool
 
 
@@ -263,7 +261,7 @@ class CheckCountsDoc(Doc):
     mandatory_failed: Integer
 
 
-Tokens = column_int(Attempt, "input_tokens")
+Tokens = column_int(sizes.BIG_INT)
 
 
 class CostDoc(Doc):
@@ -298,7 +296,7 @@ class SummaryDoc(Doc):
     bench: str
     model: str
     task: str
-    harness: column_text(Attempt, "harness")
+    harness: column_text(sizes.HARNESS)
     score: Number
     scoring_rule: str
     checks: CheckCountsDoc
@@ -310,8 +308,8 @@ class SummaryDoc(Doc):
 
 
 class VerdictCheckDoc(Doc):
-    name: column_text(CheckResult, "name")
-    level: column_text(CheckResult, "level")
+    name: column_text(sizes.CHECK_NAME)
+    level: column_text(sizes.CHECK_LEVEL)
     mandatory: bool
     passed: bool
     detail: str | None = None
@@ -348,13 +346,13 @@ class TrajectoryHeadDoc(Doc):
 
 
 class VendorEntryDoc(Doc):
-    id: column_text(VendorRequest, "request_id")
+    id: column_text(sizes.REQUEST_ID)
     ts: Timestamp
-    direction: column_text(VendorRequest, "direction")
-    method: column_text(VendorRequest, "method")
+    direction: column_text(sizes.DIRECTION)
+    method: column_text(sizes.METHOD)
     path: str
     body: Any
-    status: column_int(VendorRequest, "status")
+    status: column_int(sizes.INT)
     response: Any
     query: dict[str, Any] | None = None
     headers: dict[str, Any] | None = None

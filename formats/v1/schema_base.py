@@ -1,5 +1,5 @@
-"""What the typed documents of release format v1 share (``ingest.reading.schema`` and
-``ingest.reading.event_schema``): the base model, the scalar types, and validation
+"""What the typed documents of release format v1 share (``formats.v1.schema`` and
+``formats.v1.event_schema``): the base model, the scalar types, and validation
 errors as (JSON path, message) pairs."""
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from functools import lru_cache
 from typing import Annotated, Any
 
 from django.conf import settings
-from django.db.backends.base.operations import BaseDatabaseOperations
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -20,7 +19,7 @@ from pydantic import (
     ValidationError,
 )
 
-from leaderboard.models import Batch
+from formats.v1 import sizes
 
 
 class Doc(BaseModel):
@@ -29,10 +28,9 @@ class Doc(BaseModel):
 
 # What a release may hold is what every database stores alike, so SQLite and
 # PostgreSQL accept and refuse the same releases. Integer columns take the
-# portable ranges (Django's base ones, PostgreSQL's: SQLite's are wider);
-# strings for a column are at most its max_length and hold no NUL (PostgreSQL
+# portable ranges (formats.v1.sizes: PostgreSQL's; SQLite's are wider);
+# strings for a column are at most its size and hold no NUL (PostgreSQL
 # refuses it in text; JSON fields keep one, see core.jsonsafe).
-_INT_RANGES = BaseDatabaseOperations.integer_field_ranges
 
 
 def _no_nul(value: str) -> str:
@@ -45,15 +43,14 @@ def _no_nul(value: str) -> str:
 Label = Annotated[str, AfterValidator(_no_nul)]
 
 
-def column_text(model: type, name: str) -> Any:
-    """A string that fits ``model.name``'s column."""
-    length = model._meta.get_field(name).max_length
+def column_text(length: int) -> Any:
+    """A string that fits a column of ``length`` characters (``formats.v1.sizes``)."""
     return Annotated[str, StringConstraints(max_length=length), AfterValidator(_no_nul)]
 
 
-def column_int(model: type, name: str) -> Any:
-    """An integer that fits ``model.name``'s column on every database."""
-    low, high = _INT_RANGES[model._meta.get_field(name).get_internal_type()]
+def column_int(bounds: tuple[int, int]) -> Any:
+    """An integer that fits a column of ``bounds`` (``formats.v1.sizes``) on every database."""
+    low, high = bounds
     return Annotated[int, Field(ge=low, le=high)]
 
 
@@ -62,9 +59,7 @@ def column_int(model: type, name: str) -> Any:
 NUMBER_MAX_ABS = settings.BENCHVIEW_LIMITS["number_max_abs"]
 Number = Annotated[float, Field(allow_inf_nan=False, ge=-NUMBER_MAX_ABS, le=NUMBER_MAX_ABS)]
 # An integer kept only inside JSON (counts, token figures): 64 bits.
-Integer = Annotated[
-    int, Field(ge=_INT_RANGES["BigIntegerField"][0], le=_INT_RANGES["BigIntegerField"][1])
-]
+Integer = Annotated[int, Field(ge=sizes.BIG_INT[0], le=sizes.BIG_INT[1])]
 
 # The clock's fields are checked by the pattern (a leap second, :60, is RFC
 # 3339), the date by ``_real_date``: every event has a timestamp, and most of
@@ -93,7 +88,7 @@ def _rfc3339(value: str) -> str:
 
 Timestamp = Annotated[
     str,
-    StringConstraints(max_length=Batch._meta.get_field("released_at").max_length),
+    StringConstraints(max_length=sizes.RELEASED_AT),
     AfterValidator(_rfc3339),
 ]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from formats.reader import ReleaseSource
-from ingest.reading import schema
+from formats.v1 import schema
 
 RESULT = "result.json"
 # What a trial folder holds besides result.json: a folder with these and no

@@ -13,11 +13,11 @@ from typing import Any
 import orjson
 
 from formats.sources import AttemptEntry, Check, LazyFolder
+from formats.sources.harbor.events import trial_events
+from formats.sources.harbor.trial import Trial, read_ticket
 from formats.v1 import SCHEMA
 from formats.v1.files import attempt_folder
-from ingest.reading.harbor.events import trial_events
-from ingest.reading.harbor.trial import Trial, read_ticket
-from leaderboard.scoring import (
+from formats.v1.scoring import (
     DEFAULT_EXCEPTIONS_RULE,
     LEFT_OUT,
     CheckOutcome,

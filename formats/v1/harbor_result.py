@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from leaderboard.scoring import Figures, differs
+from formats.v1.scoring import Figures, differs
 
 HARBOR_RESULT = "x-harbor-result"
 # The figures compared, in the order reports list them.

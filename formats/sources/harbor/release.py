@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.formatting import model_rate
 from formats.sources import AttemptEntry, ModelEntry, TaskEntry
+from formats.sources.harbor.attempts import RULE, dump
+from formats.sources.published import latest_results_date, published_fields, rank_published_only
 from formats.v1 import documents as v1
+from formats.v1.documents import model_rate
 from formats.v1.files import model_path, task_path
-from ingest.reading.harbor.attempts import RULE, dump
-from ingest.reading.published import latest_results_date, published_fields, rank_published_only
-from leaderboard.harbor_result import HARBOR_RESULT
-from leaderboard.scoring import (
+from formats.v1.harbor_result import HARBOR_RESULT
+from formats.v1.scoring import (
     DEFAULT_EXCEPTIONS_RULE,
     EXCEPTION_FLAG_PREFIX,
     LEFT_OUT,
@@ -100,7 +100,7 @@ def release_files(
                 aggregate=f.aggregate(),
                 # Beyond v1 (readers may ignore them): the pass rate with its
                 # counts, the trials that raised, and what the jobs' own
-                # result.json say (leaderboard.harbor_result).
+                # result.json say (formats.v1.harbor_result).
                 beyond={
                     "passed": f.passed,
                     "pass_rate": model_rate(f.score, f.passed, f.trials, f.tasks),

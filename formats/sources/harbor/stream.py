@@ -13,27 +13,28 @@ that a refusal reports them all.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 
 from formats.reader import ReleaseSource
+from formats.reader.tempdirs import UnpackDir
 from formats.sources import AttemptEntry, BenchFacts, LazyFolder, ModelEntry, TaskEntry, digests_of
-from ingest.progress import Phase, Progress, ProgressCallback
-from ingest.reading.harbor.attempts import RULE, AttemptFiles, dump, trial_attempt
-from ingest.reading.harbor.identity import (
+from formats.sources.harbor.attempts import RULE, AttemptFiles, dump, trial_attempt
+from formats.sources.harbor.identity import (
     ModelIdentity,
     model_clashes,
     repeated_trials,
     task_clashes,
 )
-from ingest.reading.harbor.job_summary import Eval, job_figures, read_evals
-from ingest.reading.harbor.layout import RESULT, find_trials
-from ingest.reading.harbor.naming import ModelRule, model_of, slugify, title_of
-from ingest.reading.harbor.scrubbing import TrialScrub
-from ingest.reading.harbor.trial import Trial, TrialProblem, read_head, read_trial
-from leaderboard.harbor_result import HARBOR_RESULT
-from leaderboard.scoring import DEFAULT_EXCEPTIONS_RULE
+from formats.sources.harbor.job_summary import Eval, job_figures, read_evals
+from formats.sources.harbor.layout import RESULT, find_trials
+from formats.sources.harbor.naming import ModelRule, model_of, slugify, title_of
+from formats.sources.harbor.scrubbing import TrialScrub
+from formats.sources.harbor.trial import Trial, TrialProblem, read_head, read_trial
+from formats.v1.harbor_result import HARBOR_RESULT
+from formats.v1.scoring import DEFAULT_EXCEPTIONS_RULE
 
 
 def _order(trial: Trial) -> tuple[str, str]:
@@ -54,7 +55,7 @@ class _Slot:
     exceptions_rule: str
 
 
-def _build(slot: _Slot, scrub: TrialScrub | None, listed: list[dict] | None) -> AttemptFiles:
+def _build(slot: _Slot, scrub: TrialScrub) -> AttemptFiles:
     """The attempt of one trial, its files read from the trial folder."""
     trial = read_trial(slot.head, scrub)
     if slot.of > 1:
@@ -71,16 +72,20 @@ def _build(slot: _Slot, scrub: TrialScrub | None, listed: list[dict] | None) -> 
         exceptions_rule=slot.exceptions_rule,
     )
     attempt.trial = slot.n
-    if listed is not None:
-        attempt.summary["harbor"]["trials"] = listed
-        attempt.refresh()
     return attempt
 
 
-def _rebuild(slot: _Slot, rewrite: bool, listed: list[dict] | None) -> dict[str, bytes]:
-    # Scrubbed again the same way (what it finds was reported the first time),
-    # or not at all where the first time found nothing to rewrite.
-    return _build(slot, TrialScrub(rewrite=True) if rewrite else None, listed).files
+def _spill(folder: Path, files: dict[str, bytes]) -> None:
+    # The spool's own folder is private (0700), so plain writes are safe in it.
+    folder.mkdir()
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+
+
+def _unspool(folder: Path, names: tuple[str, ...]) -> dict[str, bytes]:
+    """An attempt folder as it was built and checked (``HarborSource`` compares
+    its digests again before anything of it is written)."""
+    return {name: (folder / name).read_bytes() for name in names}
 
 
 def _surface(trials: list[Trial], name: str) -> str:
@@ -106,9 +111,11 @@ class HarborJobs:
     trials: int = 0
     notes: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
-    progress: ProgressCallback | None = None
+    progress: Callable[[int, int], None] | None = None
     # The opened trees, closed with the source.
     trees: list[ReleaseSource] = field(default_factory=list)
+    # The built attempt folders, made by ``attempts()``, removed by ``close()``.
+    spool: UnpackDir | None = None
 
     @property
     def threshold(self) -> float:
@@ -119,20 +126,28 @@ class HarborJobs:
         return self.bench.exceptions_rule or DEFAULT_EXCEPTIONS_RULE
 
     def close(self) -> None:
+        self.remove_spool()
         for tree in self.trees:
             tree.close()
 
+    def remove_spool(self) -> None:
+        """Remove the built attempt folders (again: a no-op)."""
+        if self.spool is not None:
+            self.spool.remove()
+
     def attempts(self) -> Iterator[AttemptEntry]:
-        """Each trial's attempt, its files already dropped, with the folder that
-        builds them again; the trials of one model on one task come together,
-        once all are read (each lists the others)."""
+        """Each trial's attempt, its files already spooled and dropped, with the
+        folder that reads them back; the trials of one model on one task come
+        together, once all are read (each lists the others)."""
+        if self.spool is None:
+            self.spool = UnpackDir()
+        spool = self.spool.unpack
         done = 0
-        rewrite = self.scrubbing.rewrite
         for (model_id, task_id), group in sorted(self.groups.items()):
             group.sort(key=_order)
             if len(group) > 1:
                 self.notes.append(f"{model_id}/{task_id}: {len(group)} trials, each imported")
-            built: list[tuple[AttemptFiles, dict, _Slot, bool]] = []
+            built: list[tuple[AttemptFiles, dict, Path, _Slot]] = []
             listed = []
             for n, head in enumerate(group):
                 slot = _Slot(
@@ -145,17 +160,17 @@ class HarborJobs:
                     self.threshold,
                     self.exceptions_rule,
                 )
-                before = self.scrubbing.total
                 try:
-                    attempt = _build(slot, self.scrubbing, None)
+                    attempt = _build(slot, self.scrubbing)
                 except TrialProblem as exc:
                     self.problems.append(str(exc))
                     continue
-                rewrites = rewrite and self.scrubbing.total != before
-                built.append((attempt, digests_of(attempt.files), slot, rewrites))
                 done += 1
+                folder = spool / str(done)
+                _spill(folder, attempt.files)
+                built.append((attempt, digests_of(attempt.files), folder, slot))
                 if self.progress:
-                    self.progress(Progress(Phase.CHECKING, done, self.trials))
+                    self.progress(done, self.trials)
                 verdict = attempt.verdict or {}
                 listed.append(
                     {
@@ -165,14 +180,23 @@ class HarborJobs:
                         "exception": head.exception["type"] if head.exception else None,
                     }
                 )
-                attempt.files = {}  # the trial's bytes go; its digests stay
-            shown = listed if len(group) > 1 else None
-            for attempt, digests, slot, rewrites in built:
-                if shown is not None:
-                    attempt.summary["harbor"]["trials"] = shown
-                    digests |= digests_of({"summary.json": dump(attempt.summary)})
-                rebuild = partial(_rebuild, slot, rewrites, shown)
-                yield attempt.entry(LazyFolder(rebuild, digests, slot.head.label))
+                attempt.files = {}  # the trial's bytes go (to the spool); its digests stay
+            for attempt, digests, folder, slot in built:
+                if len(group) > 1:
+                    # Each trial of the group lists them all: its summary is amended
+                    # in place, in memory and in the spool.
+                    attempt.summary["harbor"]["trials"] = listed
+                    summary = {"summary.json": dump(attempt.summary)}
+                    digests |= digests_of(summary)
+                    _spill_again(folder, summary)
+                names = tuple(sorted(digests))
+                read = partial(_unspool, folder, names)
+                yield attempt.entry(LazyFolder(read, digests, slot.head.label))
+
+
+def _spill_again(folder: Path, files: dict[str, bytes]) -> None:
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
 
 
 def read_jobs(
@@ -184,7 +208,7 @@ def read_jobs(
     scrubbing: TrialScrub,
     exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
     allow_partial: bool = False,
-    progress: ProgressCallback | None = None,
+    progress: Callable[[int, int], None] | None = None,
     title: str | None = None,
 ) -> HarborJobs:
     """Find the trials of ``trees`` and read their result.json (and each job's

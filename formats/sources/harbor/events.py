@@ -16,7 +16,7 @@ from typing import Any
 from formats.normalise import UnknownFormat, detect, normalise
 from formats.normalise.atif import FORMAT as ATIF_FORMAT
 from formats.normalise.atif import normalise_atif
-from ingest.reading.event_schema import check_events
+from formats.v1.event_schema import check_events
 
 logger = logging.getLogger(__name__)
 
