@@ -58,8 +58,44 @@ def _terminal_bench(root: Path, scale: int) -> list[Path]:
     return [root / "tb"]
 
 
+def _inspect_logs(root: Path, scale: int) -> list[Path]:
+    """Three models' logs, each 24 samples x 2 epochs (times ``scale``) of 40 turns."""
+    from samplegen.inspect_logs import MODELS, header, sample_record, write_eval
+
+    for rank, (model, _solved) in enumerate(MODELS):
+        records = [
+            sample_record(
+                n, epoch, model=model, turns=40, value="C" if (n + rank) % 3 else "I",
+                flag="flag{b}",
+            )
+            for epoch in (1, 2)
+            for n in range(1, 24 * scale + 1)
+        ]  # fmt: skip
+        write_eval(
+            root / "logs" / f"{model.split('/', 1)[1]}.eval", header(model, records), records
+        )
+    return [root / "logs"]
+
+
+def _swebench_experiments(root: Path, scale: int) -> list[Path]:
+    """The three sample submissions (SWE-agent, mini-SWE-agent, OpenHands
+    trajectories) on 48 instances (times ``scale``)."""
+    from samplegen.swebench import write_sample_swebench
+
+    write_sample_swebench(root / "experiments", count=48 * scale)
+    return [root / "experiments" / "evaluation" / "verified"]
+
+
 # format name -> writes input of that format at a scale; returns the paths to import.
-GENERATORS = {"release": _release, "harbor": _harbor, "terminal-bench": _terminal_bench}
+# swebench.com's leaderboards.json and the OpenHands index hold several benches
+# each (mostly published figures, few trials): no generator here.
+GENERATORS = {
+    "release": _release,
+    "harbor": _harbor,
+    "terminal-bench": _terminal_bench,
+    "inspect-logs": _inspect_logs,
+    "swebench-experiments": _swebench_experiments,
+}
 
 
 def _setup(database_url: str) -> None:

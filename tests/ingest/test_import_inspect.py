@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from leaderboard.models import Attempt, Bench, Model, Task
+from leaderboard.models import Attempt, Bench, Disagreement, Model, Task
 from samplegen.inspect_logs import header, sample_record, write_eval, write_sample_inspect
 from tests.factories import dump
 
@@ -220,3 +220,26 @@ def test_make_demo_imports_the_sample_inspect_logs_and_the_readme_names_them():
     readme = (root / "README.md").read_text()
     assert "(`/inspect-ctf/`)" in readme
     assert f"{len(MODELS)} models on {SAMPLES}\n  samples, two epochs" in readme and EPOCHS == 2
+
+
+def test_a_header_metric_that_differs_from_the_samples_is_stored_and_an_equal_one_is_not(
+    tmp_path,
+):
+    records = _records("openai/gpt-6-astra", {(1, 1): "C", (2, 1): "I"})
+    head = header("openai/gpt-6-astra", records)
+    assert head["results"]["scores"][0]["metrics"]["accuracy"]["value"] == 0.5
+    write_eval(tmp_path / "equal" / "a.eval", head, records)
+    _import(tmp_path / "equal", bench="same")
+    assert Model.objects.get(bench__slug="same").score == 0.5
+    assert not Disagreement.objects.filter(bench__slug="same").exists()
+
+    head["results"]["scores"][0]["metrics"]["accuracy"]["value"] = 0.9
+    write_eval(tmp_path / "differs" / "a.eval", head, records)
+    _import(tmp_path / "differs", bench="other")
+    found = Disagreement.objects.get(bench__slug="other")
+    assert (found.model.slug, found.task, found.published, found.recomputed) == (
+        "openai-gpt-6-astra",
+        None,
+        0.9,
+        0.5,
+    )

@@ -94,6 +94,26 @@ def test_a_published_figure_that_differs_is_stored_as_a_disagreement(tmp_path):
     assert found.exists()
 
 
+def test_the_runs_mean_accuracy_is_the_published_score_and_a_difference_is_stored(tmp_path):
+    sub = submission(tmp_path)
+    files = sorted(sub.glob("*/results.json"))
+    docs = [json.loads(p.read_text()) for p in files]
+    run(sub)
+    bench = Bench.objects.get(slug="tb")
+    mean = sum(d["accuracy"] for d in docs) / len(docs)
+    assert row(bench, "20250101-agent-model")["published_score"] == pytest.approx(mean)
+    assert not Disagreement.objects.filter(bench=bench, field="score").exists()
+
+    # Only the accuracy is changed: the counts agree, the score does not.
+    docs[0]["accuracy"] = 1.0
+    files[0].write_text(json.dumps(docs[0]))
+    run(sub)
+    found = Disagreement.objects.get(bench=bench)
+    assert (found.model.slug, found.task, found.field) == ("20250101-agent-model", None, "score")
+    assert found.published == pytest.approx((1.0 + docs[1]["accuracy"]) / 2)
+    assert found.recomputed == pytest.approx(bench.models.get().score)
+
+
 def test_importing_the_same_runs_again_changes_nothing(tmp_path):
     sub = submission(tmp_path)
     run(sub)

@@ -419,6 +419,13 @@ def open_logs(
                 "total_samples": results.get("total_samples"),
                 "completed_samples": results.get("completed_samples"),
             }
+            # The header's metric is the figure Inspect shows for the run: the
+            # row's published_score, so the site stores and shows a difference
+            # from its own score as for every other format.
+            # A metric outside [0, 1] (a numeric scorer's mean) is no score to
+            # compare; it stays in x-inspect-results.
+            score = entry.published["score"]
+            entry.published_score = score if score is not None and 0 <= score <= 1 else None
         else:
             source.notes.append(
                 f"{entry.display_name}: {len(model_logs)} logs; no one published figure for them"

@@ -231,8 +231,18 @@ def build_source(
             source.problems.append(f"{submission}: its id {model!r} is another submission's too")
             continue
         shown, agent, model_name, provider = _display([r for r, _ in runs], submission)
+        published = published_figures([r for r, _ in runs])
+        accuracy = published["accuracy"]
         source.models[model] = ModelEntry(
-            model, shown, agent, provider, published=published_figures([r for r, _ in runs])
+            model,
+            shown,
+            agent,
+            provider,
+            published=published,
+            # The runs' accuracy as published (their mean) is the row's
+            # published_score too: compared with the site's score and shown
+            # as every format's is, beside the x-harbor-result counts.
+            published_score=accuracy if accuracy is not None and 0 <= accuracy <= 1 else None,
         )
         source.harness[model] = (agent, model_name)
         for run, tree in runs:
