@@ -61,6 +61,11 @@ def _same_bench(path: Path, bench: str | None) -> None:
         raise CommandError(f"--bench {bench!r}: this release is of bench {named!r}")
 
 
+def _name(command: BaseCommand) -> str:
+    """The command's name as typed (import_results, import_inspect)."""
+    return type(command).__module__.rsplit(".", 1)[-1]
+
+
 def door_import(
     command: BaseCommand,
     *,
@@ -102,7 +107,7 @@ def door_import(
             name=shown,
             via=ImportRecord.Via.COMMAND,
             action=Action.DRY_RUN if dry_run else Action.IMPORT,
-            holder=f"import_results {os.path.basename(shown)[:200]} (pid {os.getpid()})",
+            holder=f"{_name(command)} {os.path.basename(shown)[:200]} (pid {os.getpid()})",
             staged=staged,
             progress=progress,
             bench=options.bench,

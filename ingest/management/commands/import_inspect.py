@@ -1,21 +1,13 @@
 import argparse
-import os
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from formats.sources import ImportOptions
+from formats.sources.registry import ADAPTERS
 from formats.v1.scoring import DEFAULT_REWARD_THRESHOLD
 from ingest.management.commands.import_harbor import threshold
-from ingest.management.outcome import report_import
-from ingest.models import ImportRecord
-from ingest.reading.harbor.source import HarborSource
-from ingest.running.cli_progress import TerminalProgress
-from ingest.running.imports import Action, run_import
-from ingest.running.locks import ImportBusy
-from ingest.running.opening import open_for_import
+from ingest.management.door import door_import
 
 
 class Command(BaseCommand):
@@ -51,8 +43,6 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, paths, bench, dry_run, staged, scrub, **options):
-        started = time.monotonic()
-        shown = " ".join(str(p).rstrip("/") for p in paths)
         chosen = ImportOptions(
             bench=bench,
             title=options["title"],
@@ -61,33 +51,13 @@ class Command(BaseCommand):
             replace=True,  # the logs are the whole bench
         )
 
-        @contextmanager
-        def opener() -> Iterator[HarborSource]:
-            # The one door with the format fixed (import_results detects it).
-            with open_for_import(paths, options=chosen, adapter="inspect-logs") as source:
-                yield source
-
-        progress = TerminalProgress(self.stderr._out)
-        try:
-            done = run_import(
-                path=shown,
-                name=shown,
-                via=ImportRecord.Via.COMMAND,
-                action=Action.DRY_RUN if dry_run else Action.IMPORT,
-                holder=f"import_inspect {shown[:200]} (pid {os.getpid()})",
-                staged=staged,
-                scrub=scrub,
-                progress=progress,
-                bench=bench,
-                opener=opener,
-            )
-        except ImportBusy as exc:
-            raise CommandError(str(exc)) from None
-        finally:
-            progress.close()
-        report_import(
+        # The one door with the format fixed (import_results detects it).
+        door_import(
             self,
-            done,
-            started=started,
+            adapter=ADAPTERS["inspect-logs"],
+            paths=[Path(p) for p in paths],
+            options=chosen,
+            dry_run=dry_run,
+            staged=staged,
             noop="nothing changed: the database already holds these logs",
         )
