@@ -25,6 +25,7 @@ from ingest.models import ImportRecord
 from ingest.progress import ProgressCallback
 from ingest.reading.plan import ImportPlan, build_plan
 from ingest.reading.report import plan_summary
+from ingest.running.heap import heap_steady
 from ingest.running.locks import ImportBusy, import_lock
 from ingest.running.opening import open_for_import, progress_option
 from ingest.writing.services import ImportRefused, ImportResult, write_release
@@ -90,6 +91,7 @@ def run_import(
     own transaction, and ``on_written(record)`` (the job's outcome) is called
     there too: the import is never visible without them.
     """
+    heap_steady()  # memory flat in the size of the release (ingest.running.heap)
     started = time.monotonic()
     recorder = _Recorder(
         via=via,
