@@ -82,10 +82,11 @@ def _spill(folder: Path, files: dict[str, bytes]) -> None:
         (folder / name).write_bytes(data)
 
 
-def _unspool(folder: Path, names: tuple[str, ...]) -> dict[str, bytes]:
+def _unspool(folder: str, names: tuple[str, ...]) -> dict[str, bytes]:
     """An attempt folder as it was built and checked (``HarborSource`` compares
-    its digests again before anything of it is written)."""
-    return {name: (folder / name).read_bytes() for name in names}
+    its digests again before anything of it is written). ``folder`` is kept as
+    a plain string until then: one is held per trial for the whole import."""
+    return {name: (Path(folder) / name).read_bytes() for name in names}
 
 
 def _surface(trials: list[Trial], name: str) -> str:
@@ -190,7 +191,7 @@ class HarborJobs:
                     digests |= digests_of(summary)
                     _spill_again(folder, summary)
                 names = tuple(sorted(digests))
-                read = partial(_unspool, folder, names)
+                read = partial(_unspool, str(folder), names)
                 yield attempt.entry(LazyFolder(read, digests, slot.head.label))
 
 

@@ -49,27 +49,40 @@ class HarborSource:
         self.scrubs = scrubs
         self._files = dict(files)
         self._folders = dict(folders or {})
-        sizes = {path: len(data) for path, data in self._files.items()}
+        # Held for every file of every trial until the import ends, so each
+        # name is held once (in ``_names``) and its size and digest only in its
+        # folder's ``digests``, which are held anyway.
         shas = {path: hashlib.sha256(data).hexdigest() for path, data in self._files.items()}
         for prefix, folder in self._folders.items():
-            for filename, (sha, size) in folder.digests.items():
-                sizes[prefix + filename], shas[prefix + filename] = size, sha
-        self._sizes = sizes
-        self._names = sorted(sizes)
+            for filename, (sha, _size) in folder.digests.items():
+                shas[prefix + filename] = sha
+        self._names = sorted(shas)
         digest = hashlib.sha256()
         for path in self._names:
             digest.update(f"{path}\0{shas[path]}\n".encode())
+        del shas
         self.sha256 = digest.hexdigest()
         self._built: tuple[str, dict[str, bytes]] | None = None
 
     def names(self) -> list[str]:
         return list(self._names)
 
+    def _digest(self, name: str) -> tuple[str, int] | None:
+        """(sha256, size) of an attempt folder's file, None for any other name."""
+        prefix, _, filename = name.rpartition("/")
+        folder = self._folders.get(prefix + "/")
+        return None if folder is None else folder.digests.get(filename)
+
     def exists(self, name: str) -> bool:
-        return name in self._sizes
+        return name in self._files or self._digest(name) is not None
 
     def size(self, name: str) -> int:
-        return self._sizes[name]
+        if name in self._files:
+            return len(self._files[name])
+        found = self._digest(name)
+        if found is None:
+            raise KeyError(name)
+        return found[1]
 
     def read(self, name: str) -> bytes:
         if name in self._files:
