@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from ingest.models import ImportJob, ImportRecord
+from ingest.running.locks import import_lock
 from ingest.running.staging import Staged
 from leaderboard.models import Bench, Model
 from tests.factories import (
@@ -24,6 +25,7 @@ from tests.factories import (
     dump,
     import_path,
     make_user,
+    run_jobs,
     staged_folders,
     tar_gz,
     token_of,
@@ -323,3 +325,24 @@ def test_a_job_of_one_bench_is_unchanged_by_the_several_fields(
     job = apply_and_run(staff_client, token_of(upload(staff_client, archive)))
     assert job.state == "done" and job.several == {} and not job.records.exists()
     assert ImportJob.objects.get().record.bench == "integration-bench"
+
+
+def test_a_job_finding_another_import_running_fails_and_its_retry_imports_every_bench(
+    staff_client, tmp_path
+):
+    token = token_of(upload(staff_client, board_file(tmp_path), bench="swe"))
+    with import_lock(holder="alice importing other.tar.gz"):
+        job = apply_and_run(staff_client, token)
+    assert job.state == "failed" and "Another import is running (alice" in job.error
+    assert not Bench.objects.exists()
+    staff_client.post(reverse("admin:ingest_import_job_retry", args=[job.pk]))
+    run_jobs()
+    job.refresh_from_db()
+    assert (job.state, job.tries) == ("done", 2)
+    # The retry's records only; the refusal stays in the history.
+    assert sorted(job.records.values_list("bench", "outcome")) == [
+        ("swe-lite", "applied"),
+        ("swe-verified", "applied"),
+    ]
+    assert ImportRecord.objects.filter(action="import", outcome="refused").count() == 1
+    assert Bench.objects.filter(slug__in=["swe-verified", "swe-lite"]).count() == 2
