@@ -120,6 +120,19 @@ class ImportJob(models.Model):
     worker_pid = models.PositiveIntegerField(null=True, blank=True)
     record = models.ForeignKey(ImportRecord, null=True, blank=True, on_delete=models.SET_NULL)
     error = models.TextField(blank=True, help_text="why it failed, when it did")
+    # An input of several benches (ingest.running.several): one job imports them all.
+    several = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='for an input of several benches: {"adapter": its format, "benches": '
+        '[{"bench", "sha256"}]}, each bench with the content hash of its preview',
+    )
+    records = models.ManyToManyField(
+        ImportRecord,
+        blank=True,
+        related_name="several_jobs",
+        help_text="for an input of several benches: each bench's import record, of the last try",
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]

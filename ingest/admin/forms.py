@@ -31,9 +31,11 @@ def exceptions_field() -> forms.ChoiceField:
 
 
 HARBOR_BENCH_HELP = (
-    "Only for Harbor jobs (an archive or folder of job or trial folders, told apart from a "
-    "release by its content): the bench to import them into. Into an existing bench, "
-    "the jobs' models are added or replaced and the other models kept."
+    "For results that are not a release (told apart by their content), such as Harbor jobs "
+    "(an archive or folder of job or trial folders): the bench to import them into. Into an "
+    "existing bench, their models are added or replaced and the other models kept. For an "
+    "input of several benches (swebench.com's leaderboards.json, OpenHands index results): "
+    "the first part of each bench's id (swe-bench gives swe-bench-verified, ...)."
 )
 
 
@@ -73,12 +75,13 @@ class UploadForm(HarborFields):
     archive = forms.FileField(
         label="Release archive",
         help_text="A .zip or .tar.gz of a release folder (manifest.json at its root "
-        "or inside one top-level folder).",
-        widget=forms.ClearableFileInput(attrs={"accept": ".zip,.tar.gz,.tgz"}),
+        "or inside one top-level folder), of results (Harbor jobs, ...), or a results file "
+        "such as swebench.com's leaderboards.json.",
+        widget=forms.ClearableFileInput(attrs={"accept": ".zip,.tar.gz,.tgz,.json"}),
     )
     bench = forms.SlugField(
         required=False,
-        label="Bench id (Harbor jobs)",
+        label="Bench id (results)",
         help_text=HARBOR_BENCH_HELP,
         max_length=100,
     )
@@ -87,7 +90,7 @@ class UploadForm(HarborFields):
 class ServerPickForm(HarborFields):
     name = forms.ChoiceField(label="Release on the server")
     bench = forms.SlugField(
-        required=False, label="Bench id (Harbor jobs)", help_text=HARBOR_BENCH_HELP, max_length=100
+        required=False, label="Bench id (results)", help_text=HARBOR_BENCH_HELP, max_length=100
     )
 
     def __init__(self, *args, **kwargs):

@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from ingest.admin.views import admin_page_context
+from ingest.admin.pages import admin_page_context
 from ingest.models import ImportJob
 from ingest.running.job_live import live_rows
 from ingest.running.jobs import job_retry, jobs_reap
@@ -39,11 +39,25 @@ def job_status(job: ImportJob, live=None) -> dict:
     if live is not None:
         seconds = (live.beat_at - live.started_at).total_seconds()
         status["events_per_s"] = round(live.events / seconds) if seconds > 0 else 0
-    summary = job.record.summary if job.record else {}
-    if job.finished and summary:
-        status["done"] = status["total"] = summary.get("attempts", 0)
-        status["events"] = summary.get("events", 0)
+    summaries = [r.summary for r in job.records.all()] if job.several else []
+    if not summaries and job.record:
+        summaries = [job.record.summary]
+    if job.finished and any(summaries):
+        status["done"] = status["total"] = sum(s.get("attempts", 0) for s in summaries)
+        status["events"] = sum(s.get("events", 0) for s in summaries)
     return status
+
+
+def several_rows(job: ImportJob) -> list[dict]:
+    """An input of several benches: each bench with its record of the last try
+    (none while queued or running) and its admin page once it exists."""
+    records = {r.bench: r for r in job.records.all()}
+    ids = [b["bench"] for b in job.several.get("benches", [])]
+    benches = dict(Bench.objects.filter(slug__in=ids).values_list("slug", "pk"))
+    return [
+        {"bench": bench, "record": records.get(bench), "bench_pk": benches.get(bench)}
+        for bench in ids
+    ]
 
 
 def _job_and_status(job_id: int) -> tuple[ImportJob, dict]:
@@ -79,6 +93,7 @@ def import_job(request, job_id: int, *, model_admin):
         problems=problems[:limit],
         more_problems=max(len(problems) - limit, 0),
         bench=bench,
+        several=several_rows(job) if job.several else [],
         jobs_url=reverse("admin:ingest_importjob_changelist"),
     )
     return TemplateResponse(request, "ingest/admin/import_job.html", context)

@@ -4,9 +4,14 @@ A previewed release waits in a staged folder (``ingest.running.staging``) whose
 token is kept in the staff member's session; only tokens from that session
 are honoured. Every path out of a preview removes the folder, except Apply,
 which hands an uploaded release to its import job (ingest.running.jobs, job_views).
+An input of several benches (swebench.com's leaderboards.json, OpenHands'
+index results) is told by content, previewed bench by bench and applied as
+one job that imports them all or none (``ingest.running.several``).
 """
 
 from __future__ import annotations
+
+import hashlib
 
 from django.conf import settings
 from django.contrib import messages
@@ -21,12 +26,12 @@ from core import formatting
 from formats.v1.scoring import DEFAULT_EXCEPTIONS_RULE
 from ingest.admin import import_dir
 from ingest.admin.forms import ApplyForm, ServerPickForm, UploadForm
-from ingest.admin.services import preview_staged
+from ingest.admin.pages import admin_page_context, preview_page, several_page
+from ingest.admin.services import preview_several, preview_staged
 from ingest.admin.uploads import ReleaseUploadHandler
-from ingest.models import ImportRecord
-from ingest.reading.report import finding_text
 from ingest.running import bucket
 from ingest.running.jobs import job_enqueue
+from ingest.running.several import detected, holds_several
 from ingest.running.staging import Staged, sweep_stale
 from leaderboard.models import Bench
 
@@ -102,6 +107,9 @@ def _harbor_meta(form) -> dict:
 
 def _preview(request, model_admin, staged: Staged, *, path, meta: dict):
     """Check the release; keep it staged and show the preview, or say what is wrong."""
+    adapter = detected(path)
+    if holds_several(adapter):
+        return _preview_several(request, model_admin, staged, adapter=adapter, path=path, meta=meta)
     preview = preview_staged(
         path=path,
         name=meta["name"],
@@ -110,15 +118,59 @@ def _preview(request, model_admin, staged: Staged, *, path, meta: dict):
         exceptions_rule=meta.get("exceptions", DEFAULT_EXCEPTIONS_RULE),
         harbor_scrub=meta.get("scrub", True),
         harbor_models=meta.get("models"),
+        adapter=adapter.name if adapter is not None else None,  # told once, not again
     )
     if preview.document is None:
         error = f"This release cannot be read, so nothing was written: {preview.record.message}"
         return _start_page(request, model_admin, upload_error=error, status=400)
     if not preview.ok:
         # A release with problems cannot be applied: show them, keep nothing.
-        return _preview_page(request, model_admin, preview.document, token=None, status=400)
-    staged.write("meta.json", {**meta, "sha256": preview.document["source_sha256"]})
-    staged.write("preview.json", preview.document)
+        return preview_page(request, model_admin, preview.document, token=None, status=400)
+    return _keep(
+        request, staged, {**meta, "sha256": preview.document["source_sha256"]}, preview.document
+    )
+
+
+def _preview_several(request, model_admin, staged: Staged, *, adapter, path, meta: dict):
+    """Check every bench of the input; keep it staged and show a preview per
+    bench, or say what is wrong. Its meta keeps each bench's content hash,
+    so the job refuses an input that changed since."""
+    preview = preview_several(
+        adapter=adapter, path=path, name=meta["name"], user=request.user, bench=meta.get("bench")
+    )
+    if preview.error is not None:
+        # Its message lists every problem, by file and JSON path, a line each.
+        error = f"This input cannot be read, so nothing was written: {preview.error.message}"
+        return _start_page(request, model_admin, upload_error=error, status=400)
+    document = {
+        "source_name": meta["name"],
+        "bench": meta.get("bench"),
+        "benches": preview.documents,
+    }
+    if not preview.ok:
+        # Any bench with problems: none can be applied. Show them, keep nothing.
+        return several_page(request, model_admin, document, token=None, status=400)
+    several = {
+        "adapter": adapter.name,
+        "benches": [{"bench": d["bench"], "sha256": d["source_sha256"]} for d in preview.documents],
+    }
+    return _keep(
+        request, staged, {**meta, "sha256": _hash_of(several), "several": several}, document
+    )
+
+
+def _hash_of(several: dict) -> str:
+    """One hash for the job's page and record: of every bench's hash, in order."""
+    digest = hashlib.sha256()
+    for bench in several["benches"]:
+        digest.update(f"{bench['bench']}\0{bench['sha256']}\n".encode())
+    return digest.hexdigest()
+
+
+def _keep(request, staged: Staged, meta: dict, document: dict):
+    """Keep the previewed input staged for its apply, in this session."""
+    staged.write("meta.json", meta)
+    staged.write("preview.json", document)
     staged.share()
     request.session[SESSION_KEY] = [*request.session.get(SESSION_KEY, []), staged.token]
     return redirect("admin:ingest_import_preview", staged.token)
@@ -128,9 +180,9 @@ def import_preview(request, token: str, *, model_admin):
     staged = _pending(request, token)
     if staged is None:
         return _gone(request)
-    return _preview_page(
-        request, model_admin, staged.read("preview.json"), token=token, apply_form=ApplyForm()
-    )
+    document = staged.read("preview.json")
+    page = several_page if "benches" in document else preview_page
+    return page(request, model_admin, document, token=token, apply_form=ApplyForm())
 
 
 @require_POST
@@ -162,6 +214,7 @@ def import_apply(request, token: str, *, model_admin):
         exceptions_rule=meta.get("exceptions", DEFAULT_EXCEPTIONS_RULE),
         scrub=meta.get("scrub", True),
         harbor_models=meta.get("models"),
+        several=meta.get("several"),
     )
     # The staged folder stays for the worker (and a retry); the job removes
     # it once applied, the sweep a day later otherwise.
@@ -228,15 +281,6 @@ def _too_large(limit: int) -> str:
     )
 
 
-def admin_page_context(request, model_admin, title: str, **extra) -> dict:
-    return {
-        **model_admin.admin_site.each_context(request),
-        "opts": ImportRecord._meta,
-        "title": title,
-        **extra,
-    }
-
-
 def _start_page(
     request, model_admin, *, upload_form=None, pick_form=None, upload_error="", status=200
 ):
@@ -252,51 +296,6 @@ def _start_page(
         pending=request.session.get(SESSION_KEY, []),
     )
     return TemplateResponse(request, "ingest/admin/import_start.html", context, status=status)
-
-
-def _preview_page(request, model_admin, document: dict, *, token, apply_form=None, status=200):
-    limit = settings.BENCHVIEW_LIMITS["preview_list_max"]
-    summary = document["summary"]
-    groups = [
-        {
-            "label": label,
-            "counts": {k: len(v) for k, v in changes.items()},
-            "lists": [(k, v[:limit], max(len(v) - limit, 0)) for k, v in changes.items() if v],
-        }
-        for label, changes in summary.get("changes", {}).items()
-        if label != "bench"
-    ]
-    context = admin_page_context(
-        request,
-        model_admin,
-        f"Preview: {summary.get('bench') or document['source_name']}",
-        document=document,
-        summary=summary,
-        groups=groups,
-        problems=document["problems"][:limit],
-        more_problems=max(len(document["problems"]) - limit, 0),
-        scrubbed=document.get("scrubbed", [])[:limit],
-        more_scrubbed=max(len(document.get("scrubbed", [])) - limit, 0),
-        disagreements=summary.get("disagreements", [])[:limit],
-        more_disagreements=max(len(summary.get("disagreements", [])) - limit, 0),
-        job_disagreements=summary.get("job_disagreements", [])[:limit],
-        transcript_findings=[
-            {**f, "text": finding_text(f)} for f in summary.get("transcript_findings", [])[:limit]
-        ],
-        more_transcript_findings=max(len(summary.get("transcript_findings", [])) - limit, 0),
-        derived=len(summary.get("derived", [])),
-        score_changes=[{**c, "delta_text": _delta(c)} for c in document["score_changes"]],
-        token=token,
-        apply_form=apply_form,
-    )
-    return TemplateResponse(request, "ingest/admin/import_preview.html", context, status=status)
-
-
-def _delta(change: dict) -> str:
-    old, new = change["old_score"], change["new_score"]
-    if old is None or new is None:
-        return ""
-    return formatting.signed_exact(new - old)
 
 
 def batch_rows(bench: Bench) -> list:

@@ -36,6 +36,7 @@ Action = ImportRecord.Action
 Outcome = ImportRecord.Outcome
 # Actions that only read and check: they take no lock and write no release.
 CHECK_ONLY = (Action.DRY_RUN, Action.PREVIEW)
+BENCH_CHARS = ImportRecord._meta.get_field("bench").max_length
 
 
 @dataclass
@@ -204,7 +205,8 @@ class _Recorder:
             outcome=outcome,
             source_name=self.name[:500],
             source_sha256=plan.source_sha256 if plan is not None else self.sha256,
-            bench=plan.bench if plan is not None else self.bench,
+            # A plan whose manifest was refused has no bench: the one asked for, then.
+            bench=((plan.bench if plan is not None else "") or self.bench)[:BENCH_CHARS],
             revision=plan.revision if plan is not None else "",
             staged=self.staged,
             summary=plan_summary(plan) if has_plan else {},

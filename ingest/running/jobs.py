@@ -27,11 +27,13 @@ from django_tasks import TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 
 from formats.sources.harbor.naming import models_file
+from formats.sources.registry import ADAPTERS
 from formats.v1.scoring import DEFAULT_EXCEPTIONS_RULE
 from ingest.models import ImportJob, ImportLock, ImportRecord
 from ingest.running.imports import Outcome, run_import
 from ingest.running.job_live import LiveReporter, live_drop, live_rows, this_host
 from ingest.running.locks import ImportBusy
+from ingest.running.several import recorded_several
 from ingest.running.staging import Staged
 
 logger = logging.getLogger(__name__)
@@ -51,10 +53,13 @@ def job_enqueue(
     exceptions_rule: str = DEFAULT_EXCEPTIONS_RULE,
     scrub: bool = True,
     harbor_models: list | None = None,
+    several: dict | None = None,
 ) -> ImportJob:
     """Queue the import of the previewed release (or Harbor jobs into ``bench``,
     scrubbed unless ``scrub`` is False, their models named by ``harbor_models``)
-    at ``path``; returns the queued job."""
+    at ``path``; returns the queued job. ``several`` ({"adapter", "benches":
+    [{"bench", "sha256"}]}) queues an input of several benches, ``bench`` their
+    prefix: one job imports them all, or none (ingest.running.several)."""
     job = ImportJob.objects.create(
         user=user,
         bench=bench or "",
@@ -66,6 +71,7 @@ def job_enqueue(
         staging_token=staging_token,
         expected_sha256=expected_sha256,
         staged=staged,
+        several=several or {},
     )
     _enqueue(job)
     return job
@@ -80,6 +86,7 @@ def job_retry(*, job: ImportJob) -> ImportJob:
     job.started_at = job.finished_at = job.worker_pid = None
     job.worker_host = ""
     job.save()
+    job.records.clear()  # the earlier try's records stay in the history
     live_drop(job.pk)
     _enqueue(job)
     return job
@@ -125,6 +132,8 @@ def _run(job: ImportJob) -> str:
         _finish(job, State.FAILED, error=_gone(job))
         return State.FAILED
     reporter = LiveReporter(job.pk)
+    if job.several:
+        return _run_several(job, path, reporter)
     try:
         done = run_import(
             path=path,
@@ -153,6 +162,45 @@ def _run(job: ImportJob) -> str:
             staging.remove()
         return State.DONE
     _finish(job, State.FAILED, error=record.message, record=record)
+    return State.FAILED
+
+
+def _run_several(job: ImportJob, path: Path, reporter: LiveReporter) -> str:
+    """An input of several benches: every bench imported in one transaction, or none."""
+
+    def written(records: list[ImportRecord]) -> None:
+        # In the import's transaction, as for one bench (run_import's on_written).
+        job.records.set(records)
+        _save_outcome(job, State.DONE)
+
+    try:
+        done = recorded_several(
+            adapter=ADAPTERS[job.several["adapter"]],
+            path=path,
+            name=job.source_name,
+            bench=job.bench or None,
+            via=ImportRecord.Via.ADMIN,
+            holder=job_holder(job),
+            user=job.user,
+            staged=job.staged,
+            progress=reporter,
+            expected={b["bench"]: b["sha256"] for b in job.several["benches"]},
+            on_written=written,
+        )
+    except ImportBusy as exc:
+        _finish(job, State.FAILED, error=str(exc), record=exc.record)
+        return State.FAILED
+    stopped = done.stopped_by
+    if stopped is None:
+        live_drop(job.pk)
+        if job.staging_token and (staging := Staged.find(job.staging_token)):
+            staging.remove()
+        return State.DONE
+    job.records.set([part.record for part in done.parts])
+    record = stopped.record
+    where = f"bench {record.bench}: " if done.whole is None else ""
+    error = f"{where}{record.message}; no bench of this input was written"
+    _finish(job, State.FAILED, error=error, record=record)
     return State.FAILED
 
 

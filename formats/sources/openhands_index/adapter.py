@@ -65,13 +65,16 @@ class OpenHandsIndexAdapter:
 
     def open_all(self, paths: Sequence[Path], *, options: ImportOptions) -> list[ResultsSource]:
         if not options.bench:
-            raise SourceError([f"{NAME}: needs --bench, the prefix of each benchmark's bench"])
+            raise SourceError(
+                [f"{NAME}: needs the bench id (--bench), the prefix of each benchmark's bench"]
+            )
         problems: list[str] = []
         folders, seen = [], {}
-        for path in paths:
+        for i, path in enumerate(paths):
             tree = self._tree(path)
             try:
-                label = str(path).rstrip("/")
+                # An upload is named by its own file name, not where it was staged.
+                label = options.labels[i] if options.labels else str(path).rstrip("/")
                 for folder in model_folders(tree, MAX_BYTES):
                     found = read_model(tree, folder, problems, MAX_BYTES)
                     if found is None:
@@ -95,7 +98,7 @@ class OpenHandsIndexAdapter:
                 key = slugify(benchmark)
                 names.setdefault(key, benchmark)
                 by_bench.setdefault(key, []).append((folder, score))
-        shown = ", ".join(str(p) for p in paths)
+        shown = ", ".join(options.labels or [str(p) for p in paths])
         return [
             BenchmarkSource(
                 names[key],

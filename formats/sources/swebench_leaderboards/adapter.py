@@ -100,7 +100,9 @@ class SwebenchLeaderboardsAdapter:
 
     def open_all(self, paths: Sequence[Path], *, options: ImportOptions) -> list[ResultsSource]:
         if not options.bench:
-            raise SourceError([f"{NAME}: needs --bench, the prefix of each leaderboard's bench"])
+            raise SourceError(
+                [f"{NAME}: needs the bench id (--bench), the prefix of each leaderboard's bench"]
+            )
         found = find(paths)
         if found is None:
             shown = ", ".join(str(p) for p in paths)
