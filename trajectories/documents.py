@@ -5,10 +5,10 @@
 array order included); ``patch.diff``, ``transcript.jsonl`` and ``problem.md``
 byte for byte from their blobs. The documents go through the format's
 builders (``formats.v1.attempt_files``), as every writer of attempt files
-does. Each builder returns an iterator of byte
-chunks, or None when the release had no such file, so the mirror can stream a
-trajectory of tens of thousands of events and ``export_release`` can write it
-to disk without ever holding the whole document in memory.
+does. Each builder returns an iterator of byte chunks, or None when the
+release had no such file, so the mirror can stream a trajectory of tens of
+thousands of events and ``export_release`` can write it to disk without ever
+holding the whole document in memory.
 """
 
 from __future__ import annotations
