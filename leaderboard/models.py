@@ -11,7 +11,7 @@ from django.db import connections, models
 from django.db.models import Q
 
 from core import jsonsafe
-from formats.v1 import sizes
+from formats.v1 import attempt_files, sizes
 from formats.v1.scoring import EXCEPTIONS_RULES, PASS_RATE_RULES
 from leaderboard.querysets import AttemptQuerySet, MainAttemptManager, TaskQuerySet
 from leaderboard.revision_models import BenchRevision  # noqa: F401 (own module; found here)
@@ -297,11 +297,14 @@ class Attempt(models.Model):
         return jsonsafe.unpack(self.summary)
 
     def verdict_document(self, check_results=None) -> dict | None:
-        """verdict.json as imported (its checks from the CheckResult rows)."""
+        """verdict.json as imported (its checks from the CheckResult rows), put
+        together by the format's builder."""
         if self.verdict is None:
             return None
         rows = check_results if check_results is not None else self.check_results.all()
-        return {**jsonsafe.unpack(self.verdict), "checks": [r.as_document() for r in rows]}
+        return attempt_files.verdict_again(
+            jsonsafe.unpack(self.verdict), [r.as_document() for r in rows]
+        )
 
     @property
     def disagrees(self) -> bool:

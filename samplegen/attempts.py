@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
-from formats.v1 import SCHEMA
+from formats.v1 import attempt_files as v1
 from formats.v1.scoring import count_checks
 from samplegen.catalog import HARNESS_VERSION
 from samplegen.clock import iso
@@ -21,10 +20,6 @@ from samplegen.verdicts import build_verdict
 from samplegen.writer import dump_json, write_file
 
 _EXPORTER = "ib-export 1.4.0"
-
-
-def _sha256(data: bytes) -> str:
-    return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
 def write_attempt(
@@ -57,84 +52,76 @@ def write_attempt(
     per_event = 0.3 if attempt.long else 1.0
     input_tokens = int(n_events * arng.randint(400, 2500) * per_event)
     output_tokens = int(n_events * arng.randint(60, 260) * per_event)
-    cost: dict[str, Any] = {
-        "usd": 0.0,
-        "input_tokens": input_tokens,
-        "output_tokens": output_tokens,
-    }
-    cache_read = cache_write = 0
+    # None: the harness reports no such figure (opencode often none, only
+    # claude-code cache writes).
+    cache_read: int | None = None
+    cache_write: int | None = None
     if model.harness != "opencode" or arng.random() < 0.4:
         cache_read = int(input_tokens * arng.uniform(2.0, 6.0))
-        cost["cache_read_tokens"] = cache_read
         if model.harness == "claude-code":
             cache_write = int(input_tokens * arng.uniform(0.2, 0.8))
-            cost["cache_write_tokens"] = cache_write
     # Cache writes bill at 1.25x input, as Anthropic prices them.
     usd = (
         input_tokens * price_in
         + output_tokens * price_out
-        + cache_read * price_cache
-        + cache_write * price_in * 1.25
+        + (cache_read or 0) * price_cache
+        + (cache_write or 0) * price_in * 1.25
     ) / 1e6
-    cost["usd"] = round(usd, 4)
+    cost = v1.summary_cost(
+        usd=round(usd, 4),
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        cache_read_tokens=cache_read,
+        cache_write_tokens=cache_write,
+    )
     attempt.cost_usd = cost["usd"]
     attempt.duration_s = duration_s
 
     patch = None if attempt.no_patch else build_patch(task, arng).encode("utf-8")
-    hashes = {
-        "task_tree": _sha256(f"{bench}/{task.id}/{task.ticket}".encode()),
-        "harness_tree": _sha256(HARNESS_VERSION[model.harness].encode()),
-    }
-    if patch is not None:
-        hashes["patch"] = _sha256(patch)
     counts = count_checks(attempt.outcomes or [])
-    summary = {
-        "schema": SCHEMA,
-        "bench": bench,
-        "model": model.id,
-        "task": task.id,
-        "harness": model.harness,
-        "score": attempt.score,
-        "scoring_rule": scoring_rule,
-        "checks": {
-            "total": counts.total,
-            "passed": counts.passed,
-            "failed": counts.failed,
-            "mandatory_failed": counts.mandatory_failed,
-        },
-        "flags": list(attempt.flags),
-        "cost": cost,
-        "timing": {
-            "started_at": iso(attempt.start_ms, millis=False),
-            "finished_at": iso(finished_ms, millis=False),
-            "duration_s": duration_s,
-        },
-        "hashes": hashes,
-        "provenance": {
-            "harness_version": HARNESS_VERSION[model.harness],
-            "model_version": model.model_version,
-            "run_id": f"run_{rand_hex(arng, 8)}",
-            "exporter": _EXPORTER,
-        },
-    }
-
-    folder.mkdir(parents=True, exist_ok=True)
-    write_file(folder / "summary.json", dump_json(summary))
-    if attempt.outcomes is not None:
-        write_file(folder / "verdict.json", dump_json(build_verdict(attempt, vendor_logs, arng)))
-    write_file(
-        folder / "trajectory.json",
-        dump_json(
-            {"schema": SCHEMA, "harness": model.harness, "model": model.id, "events": events}
+    summary = v1.summary_document(
+        bench=bench,
+        model=model.id,
+        task=task.id,
+        harness=model.harness,
+        score=attempt.score,
+        scoring_rule=scoring_rule,
+        checks=v1.summary_checks(
+            total=counts.total, passed=counts.passed, mandatory_failed=counts.mandatory_failed
+        ),
+        flags=attempt.flags,
+        cost=cost,
+        timing=v1.summary_timing(
+            started_at=iso(attempt.start_ms, millis=False),
+            finished_at=iso(finished_ms, millis=False),
+            duration_s=duration_s,
+        ),
+        hashes=v1.summary_hashes(
+            task_tree=v1.sha256_ref(f"{bench}/{task.id}/{task.ticket}".encode()),
+            harness_tree=v1.sha256_ref(HARNESS_VERSION[model.harness].encode()),
+            patch=v1.sha256_ref(patch) if patch is not None else None,
+        ),
+        provenance=v1.summary_provenance(
+            harness_version=HARNESS_VERSION[model.harness],
+            model_version=model.model_version,
+            run_id=f"run_{rand_hex(arng, 8)}",
+            exporter=_EXPORTER,
         ),
     )
-    if vendor_logs:
-        write_file(
-            folder / "vendor-requests.json", dump_json({"schema": SCHEMA, "vendors": vendor_logs})
-        )
-    if patch is not None:
-        write_file(folder / "patch.diff", patch)
+    # Drawn in this order (the verdict, then the transcript), as they always were.
+    verdict = build_verdict(attempt, vendor_logs, arng) if attempt.outcomes is not None else None
     transcript = TRANSCRIBERS[model.harness](events, ctx, summary)
-    write_file(folder / "transcript.jsonl", transcript.encode("utf-8"))
-    write_file(folder / "problem.md", problem.encode("utf-8"))
+    files = v1.folder_files(
+        dump_json,
+        summary=summary,
+        verdict=verdict,
+        trajectory=v1.trajectory_document(harness=model.harness, model=model.id, events=events),
+        vendor_requests=v1.vendor_requests_document(vendors=vendor_logs) if vendor_logs else None,
+        patch=patch,
+        transcript=transcript,
+        problem=problem,
+    )
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in files.items():
+        write_file(folder / name, data)
     return n_events, sum(len(log) for log in vendor_logs.values())

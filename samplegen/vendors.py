@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 from urllib.parse import parse_qsl
 
+from formats.v1 import attempt_files as v1
 from samplegen.clock import iso
 from samplegen.ids import rand_hex, rand_uuid
 from samplegen.pools import EXOTIC
@@ -126,7 +129,8 @@ def _vendor_body(vendor: str, kind: str | None, vrng: random.Random) -> Any:
 def build_vendor_log(
     vendor: str, start_ms: int, end_ms: int, vrng: random.Random, token: str
 ) -> list[dict[str, Any]]:
-    entries: list[tuple[int, dict[str, Any]]] = []
+    # (when, the entry but its id and time)
+    entries: list[tuple[int, Callable[..., dict[str, Any]]]] = []
     span = max(1000, end_ms - start_ms)
     auth = _VENDOR_AUTH[vendor].format(t=token)
     for _ in range(vrng.randint(3, 22)):
@@ -161,22 +165,21 @@ def build_vendor_log(
             )
         if vendor == "stripe" and method == "POST" and vrng.random() < 0.6:
             headers["idempotency-key"] = rand_uuid(vrng)
-        entry: dict[str, Any] = {
-            "id": "",
-            "ts": "",
-            "direction": "inbound",
-            "method": method,
-            "path": path.replace("{n}", n),
-            "query": {k: v.replace("{n}", n) for k, v in query.items()},
-            "headers": headers,
-            "body": _vendor_body(vendor, kind, vrng),
-            "status": status,
-            "response": response,
-            "duration_ms": vrng.randint(3, 900),
-        }
+        entry = partial(
+            v1.vendor_entry,
+            direction="inbound",
+            method=method,
+            path=path.replace("{n}", n),
+            query={k: v.replace("{n}", n) for k, v in query.items()},
+            headers=headers,
+            body=_vendor_body(vendor, kind, vrng),
+            status=status,
+            response=response,
+            duration_ms=vrng.randint(3, 900),
+        )
         entries.append((start_ms + vrng.randrange(span), entry))
     events = _WEBHOOK_EVENTS[vendor].split()
-    hooks: list[tuple[int, dict[str, Any]]] = []
+    hooks: list[tuple[int, Callable[..., dict[str, Any]]]] = []
     for _ in range(vrng.randint(0, 5) if events else 0):
         event = vrng.choice(events)
         at = start_ms + vrng.randrange(span)
@@ -192,31 +195,29 @@ def build_vendor_log(
             hooks.append(
                 (
                     at + (attempt - 1) * 30_000,
-                    {
-                        "id": "",
-                        "ts": "",
-                        "direction": "webhook",
-                        "event": event,
-                        "method": "POST",
-                        "path": f"/webhooks/{vendor}",
-                        "headers": {
+                    partial(
+                        v1.vendor_entry,
+                        direction="webhook",
+                        event=event,
+                        method="POST",
+                        path=f"/webhooks/{vendor}",
+                        headers={
                             "content-type": "application/json",
                             "x-sim-signature": f"t={at // 1000},v1={rand_hex(vrng, 64)}",
                         },
-                        "body": body,
-                        "status": status,
-                        "response": "Internal Server Error" if status == 500 else {"ok": True},
-                        "attempt": attempt,
-                    },
+                        body=body,
+                        status=status,
+                        response="Internal Server Error" if status == 500 else {"ok": True},
+                        attempt=attempt,
+                    ),
                 )
             )
     entries.sort(key=lambda pair: pair[0])
     hooks.sort(key=lambda pair: pair[0])
+    # The entries are built once ordered: their ids and times follow that order.
     out = []
     for prefix, group in (("req", entries), ("wh", hooks)):
-        for i, (at, entry) in enumerate(group, start=1):
-            entry["id"] = f"{prefix}_{i:04d}"
-            entry["ts"] = iso(at, millis=False)
-            out.append((at, entry))
+        for i, (at, build) in enumerate(group, start=1):
+            out.append((at, build(id=f"{prefix}_{i:04d}", ts=iso(at, millis=False))))
     out.sort(key=lambda pair: (pair[0], pair[1]["id"]))
     return [entry for _, entry in out]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from formats.v1 import SCHEMA
+from formats.v1 import attempt_files as v1
 from samplegen.plan import Attempt
 
-_GRADER = {"name": "ib-grader", "version": "4.2.0"}
+_GRADER = v1.verdict_grader("ib-grader", "4.2.0")
 _PASS_DETAIL = {
     "L1": "observed the expected outcome in the simulator state",
     "L2": "every request matched the vendor's protocol requirements",
@@ -28,12 +28,6 @@ def build_verdict(
     ]
     checks = []
     for outcome in attempt.outcomes:
-        entry: dict[str, Any] = {
-            "name": outcome.name,
-            "level": outcome.level,
-            "mandatory": outcome.mandatory,
-            "passed": outcome.passed,
-        }
         refs: list[tuple[str, dict[str, Any]]] = []
         if outcome.level == "L2" and inbound and rng.random() < 0.75:
             refs = rng.sample(inbound, min(len(inbound), rng.randint(1, 3)))
@@ -50,14 +44,16 @@ def build_verdict(
             detail = f"expected outcome '{outcome.name}' not observed after the run"
         else:
             detail = f"{outcome.name}: failed ({rng.choice(['2 findings', 'see grader log'])})"
-        entry["detail"] = detail
-        if refs:
-            entry["requests"] = [f"{vendor}:{e['id']}" for vendor, e in refs]
-        checks.append(entry)
-    return {
-        "schema": SCHEMA,
-        "model": attempt.model.id,
-        "task": attempt.task.id,
-        "grader": dict(_GRADER),
-        "checks": checks,
-    }
+        checks.append(
+            v1.verdict_check(
+                name=outcome.name,
+                level=outcome.level,
+                mandatory=outcome.mandatory,
+                passed=outcome.passed,
+                detail=detail,
+                requests=[f"{vendor}:{e['id']}" for vendor, e in refs] if refs else None,
+            )
+        )
+    return v1.verdict_document(
+        model=attempt.model.id, task=attempt.task.id, grader=_GRADER, checks=checks
+    )

@@ -3,10 +3,12 @@
 ``summary.json``, ``verdict.json``, ``trajectory.json`` and
 ``vendor-requests.json`` come back equal as JSON (unknown keys, nulls and
 array order included); ``patch.diff``, ``transcript.jsonl`` and ``problem.md``
-byte for byte from their blobs. Each builder returns an iterator of byte
-chunks, or None when the release had no such file, so the mirror can stream a
-trajectory of tens of thousands of events and ``export_release`` can write it
-to disk without ever holding the whole document in memory.
+byte for byte from their blobs. The documents go through the format's
+builders (``formats.v1.attempt_files``), as every writer of attempt files
+does. Each builder returns an iterator of byte chunks, or None when the
+release had no such file, so the mirror can stream a trajectory of tens of
+thousands of events and ``export_release`` can write it to disk without ever
+holding the whole document in memory.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from django.conf import settings
 from django.core.files.storage import default_storage
 
 from core import jsonsafe
+from formats.v1 import attempt_files as v1
 from formats.v1.files import ATTEMPT_FILES as V1_ATTEMPT_FILES
 from leaderboard.jsonbytes import dumps  # noqa: F401 (re-exported: the mirror's serialiser)
 from leaderboard.models import Attempt
@@ -26,15 +29,20 @@ from trajectories.models import Blob, Event, VendorRequest
 
 # Bumped when the serialisation changes, so ETags derived from stored hashes
 # stop matching bytes an older version produced.
-FORMAT_VERSION = "1"
+FORMAT_VERSION = "2"
 
 
 def _one(value: Any) -> Iterator[bytes]:
     yield dumps(value)
 
 
+def summary_of(attempt: Attempt) -> dict[str, Any]:
+    """summary.json as imported (a released attempt always has one)."""
+    return v1.summary_again(attempt.summary_document())
+
+
 def summary_chunks(attempt: Attempt) -> Iterator[bytes] | None:
-    return _one(attempt.summary_document())
+    return _one(summary_of(attempt))
 
 
 def verdict_chunks(attempt: Attempt) -> Iterator[bytes] | None:
@@ -79,7 +87,9 @@ def trajectory_chunks(attempt: Attempt) -> Iterator[bytes] | None:
         return None
 
     def chunks() -> Iterator[bytes]:
-        yield _open_object(attempt.evidence.trajectory_document(), "events")
+        # The format puts the events last (formats.v1.attempt_files).
+        head = v1.trajectory_head_again(attempt.evidence.trajectory_document())
+        yield _open_object(head, "events")
         yield from _event_chunks(attempt)
         yield b"]}"
 
@@ -98,7 +108,7 @@ def vendor_requests_document(attempt: Attempt) -> dict[str, Any] | None:
     )
     for vendor, doc in rows:
         entries.setdefault(vendor, []).append(jsonsafe.unpack(doc))
-    return {**head, "vendors": entries}
+    return v1.vendor_requests_again(head, entries)
 
 
 def vendor_requests_chunks(attempt: Attempt) -> Iterator[bytes] | None:

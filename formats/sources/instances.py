@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any
 
 from formats.sources.protocol import AttemptEntry, Check, LazyFolder, digests_of
+from formats.v1 import attempt_files as v1
 
 RULE = "reward-threshold"
 NO_TRAJECTORY = "no-trajectory"
@@ -64,61 +65,49 @@ def outcome_files(got: Outcome) -> dict[str, bytes]:
     trajectory and transcript, and the instance's id as its problem."""
     passed = int(bool(got.resolved))
     total = 0 if got.resolved is None else 1
-    summary = {
-        "schema": "v1",
-        "bench": got.bench,
-        "model": got.model,
-        "task": got.task,
-        "harness": got.harness,
-        "score": got.score,
-        "scoring_rule": RULE,
-        "checks": {
-            "total": total,
-            "passed": passed,
-            "failed": total - passed,
-            "mandatory_failed": 0,
-        },
-        "flags": got.flags,
-        "cost": {"usd": got.cost, "input_tokens": 0, "output_tokens": 0},
+    summary = v1.summary_document(
+        bench=got.bench,
+        model=got.model,
+        task=got.task,
+        harness=got.harness,
+        score=got.score,
+        scoring_rule=RULE,
+        checks=v1.summary_checks(total=total, passed=passed),
+        flags=got.flags,
+        cost=v1.summary_cost(usd=got.cost, input_tokens=0, output_tokens=0),
         # Not published; v1 needs a number (docs/formats.md).
-        "timing": {
-            "started_at": got.finished_at,
-            "finished_at": got.finished_at,
-            "duration_s": 0.0,
-        },
-        "hashes": {"task_tree": "", "harness_tree": ""},
-        "provenance": {"run_id": got.run_id, "exporter": got.exporter},
-        got.extra_key: {"instance_id": got.instance, **dict(got.extra)},
-    }
-    files = {
-        "summary.json": dump(summary),
-        "trajectory.json": dump(
-            {"schema": "v1", "harness": got.harness, "model": got.model, "events": []}
+        timing=v1.summary_timing(
+            started_at=got.finished_at, finished_at=got.finished_at, duration_s=0.0
         ),
-        "transcript.jsonl": b"",
-        "problem.md": f"Instance `{got.instance}`.\n".encode(),
-    }
+        hashes=v1.summary_hashes(),
+        provenance=v1.summary_provenance(run_id=got.run_id, exporter=got.exporter),
+        extra={got.extra_key: {"instance_id": got.instance, **dict(got.extra)}},
+    )
+    verdict = None
     if got.resolved is not None:
-        files["verdict.json"] = dump(
-            {
-                "schema": "v1",
-                "model": got.model,
-                "task": got.task,
-                "grader": {"name": got.grader, "version": ""},
-                "checks": [
-                    {
-                        "name": "resolved",
-                        "level": "reward",
-                        "mandatory": False,
-                        "passed": got.resolved,
-                        "detail": "resolved" if got.resolved else "not resolved",
-                    }
-                ],
-                "reward": got.score,
-                "threshold": 1.0,
-            }
+        verdict = v1.verdict_document(
+            model=got.model,
+            task=got.task,
+            grader=v1.verdict_grader(got.grader, ""),
+            checks=[
+                v1.verdict_check(
+                    name="resolved",
+                    level="reward",
+                    mandatory=False,
+                    passed=got.resolved,
+                    detail="resolved" if got.resolved else "not resolved",
+                )
+            ],
+            extra={"reward": got.score, "threshold": 1.0},
         )
-    return files
+    return v1.folder_files(
+        dump,
+        summary=summary,
+        verdict=verdict,
+        trajectory=v1.trajectory_document(harness=got.harness, model=got.model, events=[]),
+        transcript=b"",
+        problem=f"Instance `{got.instance}`.\n",
+    )
 
 
 def outcome_attempt(got: Outcome, origin: str) -> AttemptEntry:

@@ -15,7 +15,7 @@ import orjson
 from formats.sources import AttemptEntry, Check, LazyFolder
 from formats.sources.harbor.events import trial_events
 from formats.sources.harbor.trial import Trial, read_ticket
-from formats.v1 import SCHEMA
+from formats.v1 import attempt_files as v1
 from formats.v1.files import attempt_folder
 from formats.v1.scoring import (
     DEFAULT_EXCEPTIONS_RULE,
@@ -26,7 +26,7 @@ from formats.v1.scoring import (
 )
 
 RULE = "reward-threshold"
-GRADER = {"name": "harbor-verifier", "version": "1"}
+GRADER = v1.verdict_grader("harbor-verifier", "1")
 EXPORTER = "benchview import_harbor"
 MISMATCH = "reward-ctrf-mismatch"
 UNFINISHED = "unfinished"
@@ -57,7 +57,11 @@ class AttemptFiles:
 
     def refresh(self) -> None:
         """Write summary.json again after the summary was amended."""
-        self.files["summary.json"] = dump(self.summary)
+        self.files.update(self.summary_file())
+
+    def summary_file(self) -> dict[str, bytes]:
+        """summary.json, as the folder holds it."""
+        return v1.folder_files(dump, summary=self.summary)
 
     def entry(self, folder: LazyFolder) -> AttemptEntry:
         """What the release's documents need of this attempt, without its files
@@ -99,44 +103,35 @@ def _verdict(trial: Trial, model: str, task: str, threshold: float) -> dict[str,
         return None  # the verifier never ran: missing-verdict
     if trial.tests is not None:
         checks = [
-            {
-                "name": t.name,
-                "level": "test",
-                "mandatory": False,
-                "passed": t.passed,
-                "detail": t.detail,
-            }
+            v1.verdict_check(
+                name=t.name, level="test", mandatory=False, passed=t.passed, detail=t.detail
+            )
             for t in trial.tests
         ]
     else:
         passed = trial.reward is not None and trial.reward >= threshold
         shown = "none" if trial.reward is None else f"{trial.reward:g}"
         checks = [
-            {
-                "name": "reward",
-                "level": "reward",
-                "mandatory": False,
-                "passed": passed,
-                "detail": f"reward {shown} (threshold {threshold:g})",
-            }
+            v1.verdict_check(
+                name="reward",
+                level="reward",
+                mandatory=False,
+                passed=passed,
+                detail=f"reward {shown} (threshold {threshold:g})",
+            )
         ]
-    verdict: dict[str, Any] = {
-        "schema": SCHEMA,
-        "model": model,
-        "task": task,
-        "grader": dict(GRADER),
-        "checks": checks,
+    extra: dict[str, Any] = {
         "reward": trial.reward,
         "threshold": threshold,
         "reward_file": trial.reward_file,
     }
     if trial.rewards is not None:
-        verdict["rewards"] = trial.rewards
+        extra["rewards"] = trial.rewards
     if trial.exception is not None:
-        verdict["exception"] = trial.exception["type"]
+        extra["exception"] = trial.exception["type"]
     if trial.test_stdout is not None:
-        verdict["test_stdout"] = trial.test_stdout
-    return verdict
+        extra["test_stdout"] = trial.test_stdout
+    return v1.verdict_document(model=model, task=task, grader=GRADER, checks=checks, extra=extra)
 
 
 def _mismatch(trial: Trial, threshold: float) -> bool:
@@ -215,60 +210,47 @@ def trial_attempt(
     if trial.exception is not None:
         harbor["exception"] = trial.exception
     started = trial.started_at or trial.finished_at or ""
-    summary = {
-        "schema": SCHEMA,
-        "bench": bench,
-        "model": model,
-        "task": task,
-        "harness": trial.agent,
-        "score": score,
-        "scoring_rule": RULE,
-        "checks": {
-            "total": total,
-            "passed": passed,
-            "failed": total - passed,
-            "mandatory_failed": 0,
-        },
-        "flags": flags,
-        "cost": {
-            "usd": trial.cost_usd,
-            "input_tokens": trial.input_tokens or 0,
-            "output_tokens": trial.output_tokens or 0,
-            "cache_read_tokens": trial.cache_tokens,
-        },
-        "timing": {
-            "started_at": started,
-            "finished_at": trial.finished_at or started,
-            "duration_s": trial.duration_s,
-        },
-        "hashes": {
-            "task_tree": f"sha256:{trial.task_checksum}" if trial.task_checksum else "",
-            "harness_tree": "",
-        },
-        "provenance": {
-            "harness_version": trial.agent_version,
-            "model_version": trial.model_name or None,
-            "run_id": trial.trial_id,
-            "exporter": EXPORTER,
-        },
-        "harbor": harbor,
-    }
+    summary = v1.summary_document(
+        bench=bench,
+        model=model,
+        task=task,
+        harness=trial.agent,
+        score=score,
+        scoring_rule=RULE,
+        checks=v1.summary_checks(total=total, passed=passed),
+        flags=flags,
+        cost=v1.summary_cost(
+            usd=trial.cost_usd,
+            input_tokens=trial.input_tokens or 0,
+            output_tokens=trial.output_tokens or 0,
+            cache_read_tokens=trial.cache_tokens,
+        ),
+        timing=v1.summary_timing(
+            started_at=started,
+            finished_at=trial.finished_at or started,
+            duration_s=trial.duration_s,
+        ),
+        hashes=v1.summary_hashes(
+            task_tree=f"sha256:{trial.task_checksum}" if trial.task_checksum else ""
+        ),
+        provenance=v1.summary_provenance(
+            harness_version=trial.agent_version,
+            model_version=trial.model_name or None,
+            run_id=trial.trial_id,
+            exporter=EXPORTER,
+        ),
+        extra={"harbor": harbor},
+    )
     ticket = read_ticket(got.events, trial.atif_bytes)
-    trajectory = {
-        "schema": SCHEMA,
-        "harness": trial.agent,
-        "model": model,
-        "events": got.events,
-    }
     # The transcript is the harness's own output, byte for byte: the raw agent
     # log, else the ATIF document (the only record there is), else nothing.
     transcript = trial.raw_log if trial.raw_log is not None else trial.atif_bytes or b""
-    files = {
-        "summary.json": dump(summary),
-        "trajectory.json": dump(trajectory),
-        "transcript.jsonl": transcript,
-        "problem.md": ticket.encode("utf-8"),
-    }
-    if verdict is not None:
-        files["verdict.json"] = dump(verdict)
+    files = v1.folder_files(
+        dump,
+        summary=summary,
+        verdict=verdict,
+        trajectory=v1.trajectory_document(harness=trial.agent, model=model, events=got.events),
+        transcript=transcript,
+        problem=ticket,
+    )
     return AttemptFiles(model, task, files, summary, verdict, score, ticket)

@@ -21,7 +21,7 @@ from pathlib import Path
 from formats.reader import ReleaseSource
 from formats.reader.tempdirs import UnpackDir
 from formats.sources import AttemptEntry, BenchFacts, LazyFolder, ModelEntry, TaskEntry, digests_of
-from formats.sources.harbor.attempts import RULE, AttemptFiles, dump, trial_attempt
+from formats.sources.harbor.attempts import RULE, AttemptFiles, trial_attempt
 from formats.sources.harbor.identity import (
     ModelIdentity,
     model_clashes,
@@ -187,7 +187,7 @@ class HarborJobs:
                     # Each trial of the group lists them all: its summary is amended
                     # in place, in memory and in the spool.
                     attempt.summary["harbor"]["trials"] = listed
-                    summary = {"summary.json": dump(attempt.summary)}
+                    summary = attempt.summary_file()
                     digests |= digests_of(summary)
                     _spill_again(folder, summary)
                 names = tuple(sorted(digests))

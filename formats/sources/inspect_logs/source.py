@@ -39,6 +39,7 @@ from formats.sources.protocol import (
     TaskEntry,
     digests_of,
 )
+from formats.v1 import attempt_files as v1
 
 RULE = "reward-threshold"
 PUBLISHED_KEY = "x-inspect-results"
@@ -191,13 +192,13 @@ class InspectSource:
             if isinstance(answer, str) and answer:
                 detail += f"; answer: {answer[:500]}"
             checks.append(
-                {
-                    "name": str(name),
-                    "level": "reward" if name == scorer else "scorer",
-                    "mandatory": False,
-                    "passed": got is not None and got >= self.threshold,
-                    "detail": detail,
-                }
+                v1.verdict_check(
+                    name=str(name),
+                    level="reward" if name == scorer else "scorer",
+                    mandatory=False,
+                    passed=got is not None and got >= self.threshold,
+                    detail=detail,
+                )
             )
         flags: list[str] = []
         if reward is None:
@@ -237,66 +238,57 @@ class InspectSource:
             )
         if raw is None:
             notes.append("the log holds this sample's summary only: no messages or events")
-        summary = {
-            "schema": "v1",
-            "bench": self.bench.id,
-            "model": trial.model,
-            "task": trial.task,
-            "harness": self.models[trial.model].harness,
-            "score": score,
-            "scoring_rule": RULE,
-            "checks": {
-                "total": len(checks),
-                "passed": sum(1 for c in checks if c["passed"]),
-                "failed": sum(1 for c in checks if not c["passed"]),
-                "mandatory_failed": 0,
+        harness = self.models[trial.model].harness
+        passed = sum(1 for c in checks if c["passed"])
+        summary = v1.summary_document(
+            bench=self.bench.id,
+            model=trial.model,
+            task=trial.task,
+            harness=harness,
+            score=score,
+            scoring_rule=RULE,
+            checks=v1.summary_checks(total=len(checks), passed=passed),
+            flags=flags,
+            cost=v1.summary_cost(usd=None, **tokens),
+            timing=v1.summary_timing(started_at=started, finished_at=finished, duration_s=duration),
+            hashes=v1.summary_hashes(),
+            provenance=v1.summary_provenance(
+                harness_version=str((spec.get("packages") or {}).get("inspect_ai", "")),
+                model_version=spec.get("model"),
+                run_id=spec.get("run_id"),
+                exporter=EXPORTER,
+            ),
+            extra={
+                "inspect": {
+                    "log": log.label,
+                    "task": spec.get("task"),
+                    "sample_id": s["id"],
+                    "epoch": s["epoch"],
+                    "scorer": scorer,
+                    "events_from": "inspect-sample" if raw is not None else None,
+                    "notes": notes,
+                }
             },
-            "flags": flags,
-            "cost": {"usd": None, **tokens},
-            "timing": {"started_at": started, "finished_at": finished, "duration_s": duration},
-            "hashes": {"task_tree": "", "harness_tree": ""},
-            "provenance": {
-                "harness_version": str((spec.get("packages") or {}).get("inspect_ai", "")),
-                "model_version": spec.get("model"),
-                "run_id": spec.get("run_id"),
-                "exporter": EXPORTER,
-            },
-            "inspect": {
-                "log": log.label,
-                "task": spec.get("task"),
-                "sample_id": s["id"],
-                "epoch": s["epoch"],
-                "scorer": scorer,
-                "events_from": "inspect-sample" if raw is not None else None,
-                "notes": notes,
-            },
-        }
-        verdict = {
-            "schema": "v1",
-            "model": trial.model,
-            "task": trial.task,
-            "grader": {"name": f"inspect-scorer:{scorer or 'none'}", "version": "1"},
-            "checks": checks,
-            "reward": reward,
-            "threshold": self.threshold,
-            "scores": scores,
-        }
-        files = {
-            "summary.json": dump(summary),
-            "verdict.json": dump(verdict),
-            "problem.md": _text(s.get("input")).encode("utf-8"),
-        }
-        if raw is not None:
-            files["transcript.jsonl"] = raw
-        else:
-            # A summary without its sample: no transcript and an empty trajectory
-            # (v1 requires the one file, and events must come from somewhere).
-            files["transcript.jsonl"] = b""
-            harness = self.models[trial.model].harness
-            files["trajectory.json"] = dump(
-                {"schema": "v1", "harness": harness, "model": trial.model, "events": []}
-            )
-        return files
+        )
+        verdict = v1.verdict_document(
+            model=trial.model,
+            task=trial.task,
+            grader=v1.verdict_grader(f"inspect-scorer:{scorer or 'none'}", "1"),
+            checks=checks,
+            extra={"reward": reward, "threshold": self.threshold, "scores": scores},
+        )
+        # A summary without its sample: no transcript and an empty trajectory
+        # (v1 requires the one file, and events must come from somewhere).
+        return v1.folder_files(
+            dump,
+            summary=summary,
+            verdict=verdict,
+            trajectory=None
+            if raw is not None
+            else v1.trajectory_document(harness=harness, model=trial.model, events=[]),
+            transcript=raw if raw is not None else b"",
+            problem=_text(s.get("input")),
+        )
 
     def close(self) -> None:
         self.groups = {}

@@ -21,9 +21,10 @@ from formats.normalise import UnknownFormat, normalise
 from formats.sources.protocol import AttemptEntry, Check, LazyFolder, digests_of
 from formats.sources.swebench_experiments.held import Held
 from formats.sources.swebench_experiments.systems import Instance, System
+from formats.v1 import attempt_files as v1
 
 RULE = "reward-threshold"
-GRADER = {"name": "swe-bench-harness", "version": "1"}
+GRADER = v1.verdict_grader("swe-bench-harness", "1")
 EXPORTER = "benchview swebench-experiments"
 NOT_APPLIED = "patch-not-applied"
 NO_PATCH = "no-patch"
@@ -55,16 +56,18 @@ def _checks(instance: Instance, groups: dict[str, Any]) -> list[dict[str, Any]]:
                 if name in seen:
                     continue
                 seen.add(name)
-                checks.append({"name": name, "level": group, "mandatory": False, "passed": passed})
+                checks.append(
+                    v1.verdict_check(name=name, level=group, mandatory=False, passed=passed)
+                )
     if not checks:
         checks.append(
-            {
-                "name": "resolved",
-                "level": "resolved",
-                "mandatory": False,
-                "passed": bool(instance.resolved),
-                "detail": f"as {instance.where} says",
-            }
+            v1.verdict_check(
+                name="resolved",
+                level="resolved",
+                mandatory=False,
+                passed=bool(instance.resolved),
+                detail=f"as {instance.where} says",
+            )
         )
     return checks
 
@@ -140,73 +143,65 @@ def _attempt(
         flags.append(NOT_APPLIED)
     verdict = None
     if instance.resolved is not None:
-        verdict = {
-            "schema": "v1",
-            "model": model,
-            "task": task,
-            "grader": dict(GRADER),
-            "checks": _checks(instance, groups),
-            "reward": 1.0 if instance.resolved else 0.0,
-            "threshold": 1.0,
-            "resolved": instance.resolved,
-            "applied": instance.applied,
-            "result_file": instance.where,
-        }
+        verdict = v1.verdict_document(
+            model=model,
+            task=task,
+            grader=GRADER,
+            checks=_checks(instance, groups),
+            extra={
+                "reward": 1.0 if instance.resolved else 0.0,
+                "threshold": 1.0,
+                "resolved": instance.resolved,
+                "applied": instance.applied,
+                "result_file": instance.where,
+            },
+        )
     # The reward-threshold rule at threshold 1: the submission's resolved decides.
     score = 1.0 if instance.resolved else 0.0
     checks = verdict["checks"] if verdict else []
     passed = sum(1 for c in checks if c["passed"])
     cost = _cost(meta)
     day = f"{system.date or '1970-01-01'}T00:00:00Z"
-    summary = {
-        "schema": "v1",
-        "bench": bench,
-        "model": model,
-        "task": task,
-        "harness": system.metadata.name or system.folder,
-        "score": score,
-        "scoring_rule": RULE,
-        "checks": {
-            "total": len(checks),
-            "passed": passed,
-            "failed": len(checks) - passed,
-            "mandatory_failed": 0,
-        },
-        "flags": flags,
-        "cost": cost,
+    harness = system.metadata.name or system.folder
+    summary = v1.summary_document(
+        bench=bench,
+        model=model,
+        task=task,
+        harness=harness,
+        score=score,
+        scoring_rule=RULE,
+        checks=v1.summary_checks(total=len(checks), passed=passed),
+        flags=flags,
+        cost=cost,
         # The layout records no times: the submission's date stands for both.
-        "timing": {"started_at": day, "finished_at": day, "duration_s": 0},
-        "hashes": {"task_tree": "", "harness_tree": ""},
-        "provenance": {
-            "harness_version": None,
-            "model_version": ", ".join(system.metadata.models) or None,
-            "run_id": system.folder,
-            "exporter": EXPORTER,
-        },
-        "swebench": {
-            "system": system.folder,
-            "instance_id": instance.id,
-            "events_from": events_from,
-            "trajectory": instance.trajectory.label if instance.trajectory else None,
-            "notes": notes,
-        },
-    }
-    if patch:
-        summary["hashes"]["patch"] = "sha256:" + hashlib.sha256(patch.encode()).hexdigest()
-    ticket = ticket_of(events)
-    files = {
-        "summary.json": dump(summary),
-        "trajectory.json": dump(
-            {"schema": "v1", "harness": summary["harness"], "model": model, "events": events}
+        timing=v1.summary_timing(started_at=day, finished_at=day, duration_s=0),
+        hashes=v1.summary_hashes(patch=v1.sha256_ref(patch.encode()) if patch else None),
+        provenance=v1.summary_provenance(
+            model_version=", ".join(system.metadata.models) or None,
+            run_id=system.folder,
+            exporter=EXPORTER,
         ),
-        "problem.md": ticket.encode("utf-8"),
+        extra={
+            "swebench": {
+                "system": system.folder,
+                "instance_id": instance.id,
+                "events_from": events_from,
+                "trajectory": instance.trajectory.label if instance.trajectory else None,
+                "notes": notes,
+            }
+        },
+    )
+    ticket = ticket_of(events)
+    files = v1.folder_files(
+        dump,
+        summary=summary,
+        verdict=verdict,
+        trajectory=v1.trajectory_document(harness=harness, model=model, events=events),
+        patch=patch or None,
         # A required file: empty where the submission has no trajectory.
-        "transcript.jsonl": transcript or b"",
-    }
-    if patch:
-        files["patch.diff"] = patch.encode("utf-8")
-    if verdict is not None:
-        files["verdict.json"] = dump(verdict)
+        transcript=transcript or b"",
+        problem=ticket,
+    )
     entry = AttemptEntry(
         model=model,
         task=task,
@@ -244,8 +239,8 @@ def _cost(meta: dict[str, Any]) -> dict[str, Any]:
     usd = _number(stats.get("instance_cost"))
     if usd is None:
         usd = _number(metrics.get("accumulated_cost"))
-    return {
-        "usd": usd,
-        "input_tokens": _count(stats.get("tokens_sent")),
-        "output_tokens": _count(stats.get("tokens_received")),
-    }
+    return v1.summary_cost(
+        usd=usd,
+        input_tokens=_count(stats.get("tokens_sent")),
+        output_tokens=_count(stats.get("tokens_received")),
+    )

@@ -20,10 +20,11 @@ import orjson
 from formats.normalise import detect, normalise
 from formats.sources.protocol import Check
 from formats.sources.terminal_bench.trial import CAST, TEST_PANE, TBTrial
+from formats.v1 import attempt_files as v1
 
 RULE = "reward-threshold"
 THRESHOLD = 1.0
-GRADER = {"name": "terminal-bench-parser", "version": "1"}
+GRADER = v1.verdict_grader("terminal-bench-parser", "1")
 EXPORTER = "benchview import_results (terminal-bench)"
 # Flags (the spellings formats.v1.scoring and the Harbor adapter use).
 NO_TRAJECTORY = "no-trajectory"
@@ -68,36 +69,31 @@ def _verdict(trial: TBTrial, model: str, task: str, test_stdout: str | None) -> 
     resolved = trial.resolved is True
     if trial.tests:
         checks = [
-            {"name": t.name, "level": "test", "mandatory": False, "passed": t.passed}
+            v1.verdict_check(name=t.name, level="test", mandatory=False, passed=t.passed)
             for t in trial.tests
         ]
     else:
         shown = {True: "resolved", False: "not resolved", None: "tests not run (is_resolved null)"}
         checks = [
-            {
-                "name": "resolved",
-                "level": "reward",
-                "mandatory": False,
-                "passed": resolved,
-                "detail": shown[trial.resolved],
-            }
+            v1.verdict_check(
+                name="resolved",
+                level="reward",
+                mandatory=False,
+                passed=resolved,
+                detail=shown[trial.resolved],
+            )
         ]
-    verdict: dict[str, Any] = {
-        "schema": "v1",
-        "model": model,
-        "task": task,
-        "grader": dict(GRADER),
-        "checks": checks,
+    extra: dict[str, Any] = {
         "reward": 1.0 if resolved else 0.0,
         "threshold": THRESHOLD,
         "is_resolved": trial.resolved,
         "failure_mode": trial.failure_mode,
     }
     if trial.exception is not None:
-        verdict["exception"] = trial.exception
+        extra["exception"] = trial.exception
     if test_stdout is not None:
-        verdict["test_stdout"] = test_stdout
-    return verdict
+        extra["test_stdout"] = test_stdout
+    return v1.verdict_document(model=model, task=task, grader=GRADER, checks=checks, extra=extra)
 
 
 def scored(resolved: bool | None, exception: str | None, rule: str) -> tuple[float, bool]:
@@ -144,53 +140,48 @@ def trial_attempt(
     passed = sum(1 for c in checks if c.passed)
     started = trial.started_at or "1970-01-01T00:00:00Z"
     finished = trial.finished_at or started
-    summary = {
-        "schema": "v1",
-        "bench": bench,
-        "model": model,
-        "task": task,
-        "harness": harness,
-        "score": score,
-        "scoring_rule": RULE,
-        "checks": {
-            "total": len(checks),
-            "passed": passed,
-            "failed": len(checks) - passed,
-            "mandatory_failed": 0,
+    summary = v1.summary_document(
+        bench=bench,
+        model=model,
+        task=task,
+        harness=harness,
+        score=score,
+        scoring_rule=RULE,
+        checks=v1.summary_checks(total=len(checks), passed=passed),
+        flags=flags,
+        cost=v1.summary_cost(
+            usd=None,
+            input_tokens=trial.input_tokens or 0,
+            output_tokens=trial.output_tokens or 0,
+        ),
+        timing=v1.summary_timing(
+            started_at=started, finished_at=finished, duration_s=trial.duration_s
+        ),
+        hashes=v1.summary_hashes(),
+        provenance=v1.summary_provenance(
+            model_version=model_name or None, run_id=trial.trial_id, exporter=EXPORTER
+        ),
+        extra={
+            "terminal_bench": {
+                "run": trial.run.run_id,
+                "results": trial.run.label,
+                "trial_name": trial.trial_name,
+                "task_id": trial.task_id,
+                "failure_mode": trial.failure_mode,
+                "events_from": source,
+                "notes": notes,
+            }
         },
-        "flags": flags,
-        "cost": {
-            "usd": None,
-            "input_tokens": trial.input_tokens or 0,
-            "output_tokens": trial.output_tokens or 0,
-        },
-        "timing": {"started_at": started, "finished_at": finished, "duration_s": trial.duration_s},
-        "hashes": {"task_tree": "", "harness_tree": ""},
-        "provenance": {
-            "harness_version": None,
-            "model_version": model_name or None,
-            "run_id": trial.trial_id,
-            "exporter": EXPORTER,
-        },
-        "terminal_bench": {
-            "run": trial.run.run_id,
-            "results": trial.run.label,
-            "trial_name": trial.trial_name,
-            "task_id": trial.task_id,
-            "failure_mode": trial.failure_mode,
-            "events_from": source,
-            "notes": notes,
-        },
-    }
+    )
     for event in events:
         if event["type"] == "system" and not event.get("model"):
             event["model"] = model_name or ""
-    trajectory = {"schema": "v1", "harness": harness, "model": model, "events": events}
-    files = {
-        "summary.json": dump(summary),
-        "trajectory.json": dump(trajectory),
-        "transcript.jsonl": cast or b"",
-        "problem.md": trial.instruction.encode("utf-8"),
-        "verdict.json": dump(verdict),
-    }
+    files = v1.folder_files(
+        dump,
+        summary=summary,
+        verdict=verdict,
+        trajectory=v1.trajectory_document(harness=harness, model=model, events=events),
+        transcript=cast or b"",
+        problem=trial.instruction,
+    )
     return Built(files, score, flags, checks, finished, trial.duration_s)

@@ -14,11 +14,12 @@ from collections.abc import Iterator
 from core import jsonsafe
 from formats.sources import ModelEntry, TaskEntry
 from formats.sources.harbor.attempts import RULE, AttemptFiles, rescore
+from formats.v1.attempt_files import folder_files
 from formats.v1.harbor_result import HARBOR_RESULT
 from leaderboard.extras import item_key
 from leaderboard.facts import declared
 from leaderboard.models import Attempt, Bench
-from trajectories.documents import ATTEMPT_FILES, dumps
+from trajectories.documents import ATTEMPT_FILES, dumps, summary_of
 
 
 class NotHarborBench(ValueError):
@@ -80,16 +81,14 @@ def _attempt(attempt: Attempt, exceptions_rule: str) -> AttemptFiles:
     # are read from the rows, not parsed back out of the files; the files are
     # built (summary.json and verdict.json from those same values, with the
     # mirror's serialiser) for the folder's digests and for kept_files.
-    summary = attempt.summary_document()
+    summary = summary_of(attempt)
     verdict = None
     if attempt.verdict is not None:
         results = list(attempt.check_results.order_by("position"))
         verdict = attempt.verdict_document(check_results=results)
-    files = {"summary.json": dumps(summary)}
-    if verdict is not None:
-        files["verdict.json"] = dumps(verdict)
+    files = folder_files(dumps, summary=summary, verdict=verdict)
     for filename, spec in ATTEMPT_FILES.items():
-        if filename in ("summary.json", "verdict.json"):
+        if filename in files:
             continue
         chunks = spec.build(attempt)
         if chunks is not None:

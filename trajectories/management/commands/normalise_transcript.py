@@ -12,23 +12,22 @@ from formats.normalise import NORMALISERS, Normalised, UnknownFormat, normalise
 from formats.normalise.files import NotReadable, read_regular
 from formats.normalise.opencode_storage import NAME as STORAGE
 from formats.normalise.opencode_storage import normalise_storage
-from formats.v1 import SCHEMA
+from formats.v1 import attempt_files as v1
 
 # The harness each format belongs to, for the document's "harness" field.
 _HARNESS = {"claude": "claude-code", "codex": "codex", "opencode": "opencode", "atif": "harbor"}
 
 
 def document(result: Normalised) -> dict:
-    """A trajectory.json-shaped document (release format v1) of the events."""
-    doc: dict = {
-        "schema": SCHEMA,
-        "harness": _HARNESS.get(result.format.split("-")[0], result.format),
-        "format": result.format,
-    }
-    if isinstance(result.meta.get("model"), str):
-        doc["model"] = result.meta["model"]
-    doc["events"] = result.events
-    return doc
+    """The events as a trajectory.json of release format v1, with the format
+    read (beyond v1); its model is "" where the transcript names none."""
+    model = result.meta.get("model")
+    return v1.trajectory_document(
+        harness=_HARNESS.get(result.format.split("-")[0], result.format),
+        model=model if isinstance(model, str) else "",
+        events=result.events,
+        extra={"format": result.format},
+    )
 
 
 class Command(BaseCommand):
