@@ -13,10 +13,10 @@ that a refusal reports them all.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 
 from formats.reader import ReleaseSource
 from formats.reader.tempdirs import UnpackDir
@@ -75,18 +75,24 @@ def _build(slot: _Slot, scrub: TrialScrub) -> AttemptFiles:
     return attempt
 
 
-def _spill(folder: Path, files: dict[str, bytes]) -> None:
+# Spool folders are plain strings joined with os.path: pathlib would intern
+# each one's name, a table that grows with every trial of the import.
+
+
+def _spill(folder: str, files: dict[str, bytes]) -> None:
     # The spool's own folder is private (0700), so plain writes are safe in it.
-    folder.mkdir()
-    for name, data in files.items():
-        (folder / name).write_bytes(data)
+    os.mkdir(folder)
+    _spill_again(folder, files)
 
 
 def _unspool(folder: str, names: tuple[str, ...]) -> dict[str, bytes]:
     """An attempt folder as it was built and checked (``HarborSource`` compares
-    its digests again before anything of it is written). ``folder`` is kept as
-    a plain string until then: one is held per trial for the whole import."""
-    return {name: (Path(folder) / name).read_bytes() for name in names}
+    its digests again before anything of it is written)."""
+    found = {}
+    for name in names:
+        with open(os.path.join(folder, name), "rb") as f:
+            found[name] = f.read()
+    return found
 
 
 def _surface(trials: list[Trial], name: str) -> str:
@@ -142,13 +148,13 @@ class HarborJobs:
         together, once all are read (each lists the others)."""
         if self.spool is None:
             self.spool = UnpackDir()
-        spool = self.spool.unpack
+        spool = str(self.spool.unpack)
         done = 0
         for (model_id, task_id), group in sorted(self.groups.items()):
             group.sort(key=_order)
             if len(group) > 1:
                 self.notes.append(f"{model_id}/{task_id}: {len(group)} trials, each imported")
-            built: list[tuple[AttemptFiles, dict, Path, _Slot]] = []
+            built: list[tuple[AttemptFiles, dict, str, _Slot]] = []
             listed = []
             for n, head in enumerate(group):
                 slot = _Slot(
@@ -167,7 +173,7 @@ class HarborJobs:
                     self.problems.append(str(exc))
                     continue
                 done += 1
-                folder = spool / str(done)
+                folder = os.path.join(spool, str(done))
                 _spill(folder, attempt.files)
                 built.append((attempt, digests_of(attempt.files), folder, slot))
                 if self.progress:
@@ -191,13 +197,14 @@ class HarborJobs:
                     digests |= digests_of(summary)
                     _spill_again(folder, summary)
                 names = tuple(sorted(digests))
-                read = partial(_unspool, str(folder), names)
+                read = partial(_unspool, folder, names)
                 yield attempt.entry(LazyFolder(read, digests, slot.head.label))
 
 
-def _spill_again(folder: Path, files: dict[str, bytes]) -> None:
+def _spill_again(folder: str, files: dict[str, bytes]) -> None:
     for name, data in files.items():
-        (folder / name).write_bytes(data)
+        with open(os.path.join(folder, name), "wb") as f:
+            f.write(data)
 
 
 def read_jobs(
