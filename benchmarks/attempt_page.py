@@ -9,8 +9,9 @@ SQLite database (or the database at ``--database-url``, which must be empty
 or disposable), and measures for each, medians of ``--runs``:
 
 - server time of the attempt page (rendered: the page cache is cleared before
-  each run) and of a slice in the middle, through Django's test client, with
-  their query counts (constant in N is the goal);
+  each run) and of a slice in the middle, through Django's test client, wall
+  clock and this process's CPU time, with their query counts (constant in N
+  is the goal);
 - bytes on the wire of the page, gzipped as browsers ask, beside the
   uncompressed size;
 - in a fresh headless Chromium per load (Debian's /usr/bin/chromium), served
@@ -105,24 +106,28 @@ def measure_server(url: str, slice_url: str, runs: int) -> dict:
 
     client = Client()
 
-    def timed(address: str, **headers) -> tuple[float, int, bytes]:
+    def timed(address: str, **headers) -> tuple[float, int, bytes, float]:
         caches["pages"].clear()
         with CaptureQueriesContext(connection) as ctx:
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             response = client.get(address, headers=headers)
             body = response.content
-            spent = time.perf_counter() - started
+            spent, cpu = time.perf_counter() - started, time.process_time() - started_cpu
         assert response.status_code == 200, (address, response.status_code)
-        return spent, len(ctx.captured_queries), body
+        return spent, len(ctx.captured_queries), body, cpu
 
     timed(url)  # warm Python's caches (templates, imports)
     page = [timed(url) for _ in range(runs)]
     piece = [timed(slice_url) for _ in range(runs)]
     zipped = timed(url, accept_encoding="gzip")[2]
     return {
-        "page_ms": statistics.median(t for t, _, _ in page) * 1000,
+        "page_ms": statistics.median(t[0] for t in page) * 1000,
+        # This process's CPU time (SQLite's queries included, not a server's):
+        # steadier than wall-clock time when other work shares the machine.
+        "page_cpu_ms": statistics.median(t[3] for t in page) * 1000,
         "page_queries": page[-1][1],
-        "slice_ms": statistics.median(t for t, _, _ in piece) * 1000,
+        "slice_ms": statistics.median(t[0] for t in piece) * 1000,
+        "slice_cpu_ms": statistics.median(t[3] for t in piece) * 1000,
         "slice_queries": piece[-1][1],
         "bytes": len(page[-1][2]),
         "gzip_bytes": len(zipped),
@@ -357,7 +362,8 @@ def main() -> None:
 
     print(f"\nmedians of {args.runs}; server on {engine}; slices of {slice_size} events")
     head = (
-        f"{'events':>7} {'page ms':>8} {'q':>3} {'slice ms':>8} {'q':>3} {'KB':>7} {'gzip KB':>8}"
+        f"{'events':>7} {'page ms':>8} {'CPU':>6} {'q':>3} {'slice ms':>8} {'CPU':>6} {'q':>3}"
+        f" {'KB':>7} {'gzip KB':>8}"
     )
     if not args.no_browser:
         head += f" {'deep ms':>8} {'first ms':>8} {'MB':>6} {'no-JS ms':>8} {'frames':>6}"
@@ -365,8 +371,9 @@ def main() -> None:
     print(head)
     for n, r in rows.items():
         line = (
-            f"{n:>7} {r['page_ms']:8.1f} {r['page_queries']:3d} {r['slice_ms']:8.1f} "
-            f"{r['slice_queries']:3d} {r['bytes'] / 1024:7.0f} {r['gzip_bytes'] / 1024:8.0f}"
+            f"{n:>7} {r['page_ms']:8.1f} {r['page_cpu_ms']:6.1f} {r['page_queries']:3d}"
+            f" {r['slice_ms']:8.1f} {r['slice_cpu_ms']:6.1f} {r['slice_queries']:3d}"
+            f" {r['bytes'] / 1024:7.0f} {r['gzip_bytes'] / 1024:8.0f}"
         )
         if not args.no_browser:
             line += (

@@ -95,7 +95,7 @@ def test_lengths_in_characters_are_short(value, shown):
 def test_the_event_renderer_and_the_template_filter_give_the_same_length():
     html = Template("{% load attempt_tags %}{{ n|chars }}").render(Context({"n": 5_242_880}))
     assert html == "5.2M"
-    assert "(5.2M characters)" in event_html._full_link("/x", "full output", 5_242_880)
+    assert "(5.2M characters)" in event_html._Links("/x/", "").full(3, "Full output", 5_242_880)
 
 
 @pytest.mark.parametrize(
