@@ -270,6 +270,13 @@ BENCHVIEW_LIMITS = {
     # second thread while the next is read, growing to one and a half times this
     # size while that write runs (ingest.writing.background_write, ingest.writing.attempt_batch).
     "import_batch_bytes": envint("BENCHVIEW_IMPORT_BATCH_BYTES", 4 * 1024**2),
+    # A chunked import (import_release --chunked, ingest.writing.chunked) commits
+    # its hidden bench's attempts each time it has written about this many bytes
+    # of attempt files: the size of its transactions, whatever the release's.
+    "import_chunk_bytes": envint("BENCHVIEW_IMPORT_CHUNK_BYTES", 256 * 1024**2),
+    # A hidden bench (replaced, or left by an interrupted chunked import) is
+    # deleted this many attempts per transaction (leaderboard.swap.bench_delete).
+    "bench_delete_batch_attempts": envint("BENCHVIEW_BENCH_DELETE_BATCH_ATTEMPTS", 500),
     # Pages. The home page lists each bench's top models; an attempt's events are
     # read from the database this many rows per round trip.
     "home_top_models": envint("BENCHVIEW_HOME_TOP_MODELS", 5),
