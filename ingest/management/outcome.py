@@ -44,9 +44,13 @@ def report_import(command: BaseCommand, done: RecordedImport, *, started: float,
             "that no attempt refers to any more"
         )
     took = formatting.elapsed(time.monotonic() - started)
+    # A chunked import: how many commits, and what an interrupted one had written.
+    chunked = f" ({result.chunks} chunk(s)" if result.chunks else ""
+    if chunked:
+        chunked += f", {result.kept} kept from an interrupted import)" if result.kept else ")"
     command.stdout.write(
         command.style.SUCCESS(
             f"imported {result.bench.slug} revision {result.bench.revision}: "
-            f"{result.written_attempts} attempt(s) written in {took}"
+            f"{result.written_attempts} attempt(s) written in {took}{chunked}"
         )
     )
