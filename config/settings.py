@@ -264,12 +264,14 @@ BENCHVIEW_LIMITS = {
     # Rows per INSERT of SQLite's background event writes (ingest.writing.bulk), rounded
     # down to a power of two: SQLite keeps every distinct one it prepared.
     "bulk_values_rows": envint("BENCHVIEW_BULK_VALUES_ROWS", 256),
-    # An import writes attempts' rows together once they hold about this many
-    # bytes (ingest.writing.attempt_batch): fewer statements, memory still flat.
-    # Up to two and a half batches' worth is in memory at once: one written on a
-    # second thread while the next is read, growing to one and a half times this
-    # size while that write runs (ingest.writing.background_write, ingest.writing.attempt_batch).
+    # An import writes attempts' rows together once they hold about this many bytes
+    # (ingest.writing.attempt_batch): fewer statements, memory still flat. Up to 2.5 batches'
+    # worth is in memory at once: one written on a second thread while the next is read and
+    # grows to 1.5 times this size (ingest.writing.background_write). A chunked import commits
+    # every import_chunk_bytes of attempt files; a hidden bench is deleted in batches of attempts.
     "import_batch_bytes": envint("BENCHVIEW_IMPORT_BATCH_BYTES", 4 * 1024**2),
+    "import_chunk_bytes": envint("BENCHVIEW_IMPORT_CHUNK_BYTES", 256 * 1024**2),
+    "bench_delete_batch_attempts": envint("BENCHVIEW_BENCH_DELETE_BATCH_ATTEMPTS", 500),
     # Pages. The home page lists each bench's top models; an attempt's events are
     # read from the database this many rows per round trip.
     "home_top_models": envint("BENCHVIEW_HOME_TOP_MODELS", 5),
@@ -284,13 +286,12 @@ BENCHVIEW_LIMITS = {
     # screens of reading. The rest of the first slice arrives like any later
     # one, so the page's own weight does not decide how soon a deep link shows.
     "attempt_first_events": envint("BENCHVIEW_ATTEMPT_FIRST_EVENTS", 100),
-    # Search across trajectories (/<bench>/search/): characters of each of an
-    # event's text, output and input that are indexed (read when the index is
-    # built by its migration: PostgreSQL keeps at most 16,383 word positions
-    # per event, so phrases deep in a huge output could not match anyway);
-    # attempts per results page; matching events shown per attempt; matches
-    # counted for the total and the facets before they read "10,000+"; rows
-    # in a CSV/JSON download.
+    # Search across trajectories (/<bench>/search/): characters of each of an event's text,
+    # output and input that are indexed (read when the index is built by its migration:
+    # PostgreSQL keeps at most 16,383 word positions per event, so phrases deep in a huge
+    # output could not match anyway); attempts per results page; matching events shown per
+    # attempt; matches counted for the total and the facets before they read "10,000+";
+    # rows in a CSV/JSON download.
     "search_index_chars": envint("BENCHVIEW_SEARCH_INDEX_CHARS", 50_000),
     "search_attempts_per_page": envint("BENCHVIEW_SEARCH_ATTEMPTS_PER_PAGE", 20),
     "search_events_per_attempt": envint("BENCHVIEW_SEARCH_EVENTS_PER_ATTEMPT", 5),
@@ -362,11 +363,10 @@ BENCHVIEW_LIMITS = {
     # Analysis pages: rows per table; characters of a failed call's command.
     "analysis_max_rows": envint("BENCHVIEW_ANALYSIS_MAX_ROWS", 500),
     "analysis_command_chars": envint("BENCHVIEW_ANALYSIS_COMMAND_CHARS", 200),
-    # Paired statistics (tie groups, at import): bootstrap cells (resampled rows
-    # × tasks) built at a time, which bounds the memory one computation takes:
-    # about 24 bytes a cell (draws, counts, counts as floats), so 6 MiB here;
-    # 2,000,000 cells were 64 MiB, a third of an import's peak at the seed's scale.
-    # The draws do not depend on it; the intervals' last bits may (the sums are
+    # Paired statistics (tie groups, at import): bootstrap cells (resampled rows × tasks) built at a
+    # time, which bounds the memory one computation takes: about 24 bytes a cell (draws, counts,
+    # counts as floats), so 6 MiB here; 2,000,000 cells were 64 MiB, a third of an import's peak at
+    # the seed's scale. The draws do not depend on it; the intervals' last bits may (the sums are
     # blocked differently), so a change shows as changed rows at the next import.
     "paired_chunk_cells": envint("BENCHVIEW_PAIRED_CHUNK_CELLS", 250_000),
     # Admin import: staged uploads older than this are swept; bytes of form

@@ -16,6 +16,7 @@ from django.db.models import Count
 from django.urls import reverse
 
 from leaderboard.models import Attempt, Check, CheckResult, Disagreement, Model, Task
+from leaderboard.querysets import SHOWN
 from leaderboard.visibility import can_see_staged
 
 
@@ -44,9 +45,19 @@ class ReadOnlyAdmin(_ViewOnly, admin.ModelAdmin):
     list_per_page = 100
     # Counting every row of a big table on each page is the slow part of a changelist.
     show_full_result_count = False
+    # The path from a row to its bench: rows of a bench the site does not show
+    # (a chunked import's, being written or deleted) are no one's to see, staff
+    # included. Benches themselves: their default manager shows shown ones only.
+    bench_path: str | None = None
 
     def has_module_permission(self, request) -> bool:
         return is_staff(request)
+
+    def get_queryset(self, request):
+        rows = super().get_queryset(request)
+        if self.bench_path is None:
+            return rows
+        return rows.filter(**{f"{self.bench_path}__state": SHOWN})
 
 
 class ReadOnlyInline(_ViewOnly, admin.TabularInline):
@@ -64,6 +75,7 @@ class BenchAdmin(ReadOnlyAdmin):
 
 
 class BatchAdmin(ReadOnlyAdmin):
+    bench_path = "bench"
     list_display = ["__str__", "bench", "number", "released_at", "live", "task_count"]
     list_filter = ["live", "bench"]
     search_fields = ["bench__slug", "tasks__slug"]
@@ -79,6 +91,7 @@ class BatchAdmin(ReadOnlyAdmin):
 
 @admin.register(Model)
 class ModelEntryAdmin(ReadOnlyAdmin):
+    bench_path = "bench"
     list_display = [
         "slug",
         "display_name",
@@ -127,6 +140,7 @@ class CheckInline(ReadOnlyInline):
 
 @admin.register(Task)
 class TaskAdmin(ReadOnlyAdmin):
+    bench_path = "bench"
     list_display = ["slug", "title", "bench", "surface", "batch", "mean_score"]
     list_filter = [ReleasedFilter, "bench", "surface"]
     search_fields = ["slug", "title"]
@@ -153,6 +167,7 @@ class AttemptTaskStateFilter(ReleasedFilter):
 
 @admin.register(Attempt)
 class AttemptAdmin(ReadOnlyAdmin):
+    bench_path = "bench"
     list_display = [
         "__str__",
         "bench",
@@ -183,6 +198,7 @@ class AttemptAdmin(ReadOnlyAdmin):
 
 @admin.register(Disagreement)
 class DisagreementAdmin(ReadOnlyAdmin):
+    bench_path = "bench"
     list_display = ["__str__", "bench", "source", "field", "published", "recomputed"]
     list_filter = ["bench", "source", "field"]
     search_fields = ["model__slug", "task__slug"]

@@ -7,17 +7,38 @@ in ``extras`` JSON fields (``leaderboard.extras``), given back by the mirror.
 
 from __future__ import annotations
 
-from django.db import connections, models
+from django.db import models
 from django.db.models import Q
 
 from core import jsonsafe
 from formats.v1 import attempt_files, sizes
 from formats.v1.scoring import EXCEPTIONS_RULES, PASS_RATE_RULES
-from leaderboard.querysets import AttemptQuerySet, MainAttemptManager, TaskQuerySet
+from leaderboard.generation_models import Generation  # noqa: F401 (own module; found here)
+from leaderboard.querysets import (
+    PENDING,
+    RETIRED,
+    SHOWN,
+    AttemptQuerySet,
+    BenchQuerySet,
+    MainAttemptManager,
+    OnShownBenches,
+    ShownBenchManager,
+    TaskQuerySet,
+)
 from leaderboard.revision_models import BenchRevision  # noqa: F401 (own module; found here)
 
 
 class Bench(models.Model):
+    class State(models.TextChoices):
+        SHOWN = SHOWN, "shown"
+        # Written aside by a chunked import, a committed chunk at a time; nobody
+        # sees it (staff included) until one small transaction swaps it in.
+        PENDING = PENDING, "pending (being imported)"
+        # Replaced by a chunked import: deleted in batches, seen by nobody.
+        RETIRED = RETIRED, "retired (being deleted)"
+
+    # A bench that is not shown has a slug starting with "~", which no address
+    # matches (the slug rule, formats.v1.slugs), so no page can name it.
     slug = models.CharField(max_length=sizes.SLUG)
     title = models.CharField(max_length=sizes.BENCH_TITLE)
     revision = models.CharField(max_length=sizes.REVISION)
@@ -28,12 +49,33 @@ class Bench(models.Model):
     # Unknown fields of manifest.json, leaderboard.json and matrix.json, by file
     # (trees in the shape of ``leaderboard.extras``).
     extras = models.JSONField(default=dict, blank=True)
+    state = models.CharField(max_length=8, choices=State, default=State.SHOWN)
+    # A pending bench: the id it takes when swapped in; a retired one: the id it had.
+    target_slug = models.CharField(max_length=sizes.SLUG, blank=True, default="")
+
+    # The default manager shows only shown benches (leaderboard.querysets).
+    objects = ShownBenchManager()
+    everything = BenchQuerySet.as_manager()
 
     class Meta:
         ordering = ["slug"]
         verbose_name_plural = "benches"
         constraints = [
             models.UniqueConstraint(fields=["slug"], name="bench_unique_slug"),
+            models.CheckConstraint(
+                condition=Q(state__in=[SHOWN, PENDING, RETIRED]), name="bench_known_state"
+            ),
+            models.CheckConstraint(
+                condition=(Q(state=SHOWN) & ~Q(slug__startswith="~"))
+                | (~Q(state=SHOWN) & Q(slug__startswith="~")),
+                name="bench_hidden_slug_iff_not_shown",
+            ),
+            # One chunked import of a bench at a time: the next one resumes it.
+            models.UniqueConstraint(
+                fields=["target_slug"],
+                condition=Q(state=PENDING),
+                name="bench_one_pending_import",
+            ),
             models.CheckConstraint(
                 condition=Q(exceptions_rule__in=["", *EXCEPTIONS_RULES]),
                 name="bench_known_exceptions_rule",
@@ -46,6 +88,12 @@ class Bench(models.Model):
     @property
     def is_pass_fail(self) -> bool:
         return self.scoring_rule in PASS_RATE_RULES
+
+    @property
+    def public_slug(self) -> str:
+        """The id readers know it by: a hidden bench's target. What is computed
+        from the id (the seed of the bootstrap draws) is the same aside as shown."""
+        return self.slug if self.state == SHOWN else self.target_slug
 
 
 class BatchQuerySet(models.QuerySet):
@@ -78,7 +126,7 @@ class Batch(models.Model):
         return f"{self.bench.slug} batch {self.number}"
 
 
-class ModelQuerySet(models.QuerySet):
+class ModelQuerySet(OnShownBenches):
     def ranked(self) -> ModelQuerySet:
         # Total order: score, then model id, then pk (competition rank is stored).
         return self.order_by("rank", "slug", "pk")
@@ -386,31 +434,3 @@ class Disagreement(models.Model):
     def __str__(self) -> str:
         where = f"{self.model.slug}/{self.task.slug}" if self.task_id else self.model.slug
         return f"{where} {self.source} {self.field}: {self.published} vs {self.recomputed}"
-
-
-class GenerationQuerySet(models.QuerySet):
-    def current(self) -> int:
-        """The number every write of published data raises (one row, one query).
-
-        Plain SQL: it is read on every request the page cache answers, where
-        building the ORM query took longer than the rest of the hit."""
-        with connections[self.db].cursor() as cursor:
-            cursor.execute(f"SELECT value FROM {self.model._meta.db_table} WHERE id = 1")  # noqa: S608 - a constant
-            row = cursor.fetchone()
-        return row[0] if row else 0
-
-
-class Generation(models.Model):
-    """A counter raised in the same transaction as every write that changes what
-    a page shows (imports, publishing): the rendered-page cache keys on it, so
-    no page from before a write is served once the write commits, by any worker."""
-
-    value = models.BigIntegerField(default=0)
-
-    objects = GenerationQuerySet.as_manager()
-
-    class Meta:
-        constraints = [models.CheckConstraint(condition=Q(pk=1), name="generation_single_row")]
-
-    def __str__(self) -> str:
-        return f"generation {self.value}"

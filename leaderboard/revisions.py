@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -52,23 +53,54 @@ def revision_slug(taken: set[str], release_revision: str, when: dt.datetime) -> 
     return f"{base}-{n}"
 
 
+@dataclass(frozen=True)
+class Board:
+    """What a revision freezes of a bench: the two files' bytes and the page's figures."""
+
+    leaderboard_json: str
+    matrix_json: str
+    figures: dict[str, dict[str, Any]]
+
+
+def _board(bench: Bench) -> Board:
+    return Board(
+        leaderboard_json=dumps(documents.leaderboard_document(bench)).decode("utf-8"),
+        matrix_json=dumps(documents.matrix_document(bench)).decode("utf-8"),
+        figures=page_figures(bench),
+    )
+
+
+def board_of(bench: Bench, *, slug: str) -> Board:
+    """The board of ``bench`` (in any state) as it will read under the id ``slug``:
+    a chunked import builds it before its swap, which then only stores it."""
+    bench = Bench.everything.get(pk=bench.pk)
+    bench.slug = slug  # in memory only: the documents name their bench
+    return _board(bench)
+
+
 def revision_record(
-    *, bench: Bench, cause: str, by: str = "", when: dt.datetime | None = None
+    *,
+    bench: Bench,
+    cause: str,
+    by: str = "",
+    when: dt.datetime | None = None,
+    board: Board | None = None,
 ) -> BenchRevision | None:
     """Record a revision of ``bench`` if its anonymous board differs from the
     last one recorded (or none is); return it, or None when nothing changed.
 
     Call it inside the transaction of the change, so the revision commits or
     rolls back with it. The bench row is locked so two changes cannot take the
-    same number or address.
+    same number or address. ``board``, built beforehand by ``board_of``, saves
+    building it here (reading every attempt of the bench).
     """
     with transaction.atomic():
         # The row as the mirror will read it: the caller's copy may hold its
         # extras in the order they were written, which PostgreSQL's jsonb does
         # not keep, so a re-import would find different bytes and record again.
         bench = Bench.objects.select_for_update().get(pk=bench.pk)
-        board = dumps(documents.leaderboard_document(bench)).decode("utf-8")
-        matrix = dumps(documents.matrix_document(bench)).decode("utf-8")
+        built = board or _board(bench)
+        board, matrix, figures = built.leaderboard_json, built.matrix_json, built.figures
         last = bench.revisions.newest_first().first()
         if last is not None and (last.leaderboard_json, last.matrix_json) == (board, matrix):
             return None
@@ -85,7 +117,7 @@ def revision_record(
             cause=cause,
             leaderboard_json=board,
             matrix_json=matrix,
-            figures=page_figures(bench),
+            figures=figures,
             changes=board_changes(before, (json.loads(board), json.loads(matrix))),
         )
 

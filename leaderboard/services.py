@@ -284,7 +284,7 @@ def _rank_intervals(
     ordered = sorted(models, key=lambda m: m.slug)
     tasks = len(next(iter(values.values())))
     columns = [values[m.pk] if m.pk in values else [fixed[m.pk]] * tasks for m in ordered]
-    found = rank_intervals(columns, seed=f"{bench.slug}/ranks")
+    found = rank_intervals(columns, seed=f"{bench.public_slug}/ranks")
     return {m.pk: interval for m, interval in zip(ordered, found, strict=True) if m.pk not in fixed}
 
 

@@ -13,6 +13,7 @@ ATTEMPT_JOINS = ["attempt__model", "attempt__task"]
 
 @admin.register(Evidence)
 class EvidenceAdmin(ReadOnlyAdmin):
+    bench_path = "attempt__bench"
     list_display = ["attempt", "events_total", "requests_total"]
     list_filter = ["attempt__bench"]
     search_fields = ATTEMPT_SEARCH
@@ -22,6 +23,7 @@ class EvidenceAdmin(ReadOnlyAdmin):
 
 @admin.register(Event)
 class EventAdmin(ReadOnlyAdmin):
+    bench_path = "attempt__bench"
     list_display = ["attempt", "index", "type", "tool", "ok", "exit_code", "ts"]
     # No search over text and output: they are large, and the attempt page searches them.
     list_filter = ["type", "ok"]
@@ -31,6 +33,7 @@ class EventAdmin(ReadOnlyAdmin):
 
 @admin.register(VendorRequest)
 class VendorRequestAdmin(ReadOnlyAdmin):
+    bench_path = "attempt__bench"
     list_display = ["attempt", "vendor", "request_id", "direction", "method", "path", "status"]
     list_filter = ["vendor", "direction", "method"]
     search_fields = [*ATTEMPT_SEARCH, "request_id", "path"]

@@ -75,9 +75,11 @@ def door_import(
     dry_run: bool,
     staged: bool,
     noop: str,
+    chunked: bool = False,
 ) -> None:
     """Import (or check) ``paths`` in ``adapter``'s format through the one recorded
-    import, and report it as the import commands do."""
+    import, and report it as the import commands do (``chunked``: see
+    ingest.writing.chunked)."""
     started = time.monotonic()
     shown = " ".join(str(p).rstrip("/") for p in paths)
     progress = TerminalProgress(command.stderr._out)
@@ -86,6 +88,11 @@ def door_import(
         _same_bench(paths[0], options.bench)
         options = dataclasses.replace(options, bench=None)
     if isinstance(adapter, SeveralBenches):
+        if chunked:
+            progress.close()
+            raise CommandError(
+                f"{adapter.name}: --chunked takes one bench (several are written all or none)"
+            )
         # One input, several benches: all written or none (docs/formats.md).
         try:
             several_import(
@@ -112,6 +119,7 @@ def door_import(
             progress=progress,
             bench=options.bench,
             opener=opener,
+            chunked=chunked,
         )
     except ImportBusy as exc:
         raise CommandError(str(exc)) from None

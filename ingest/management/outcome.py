@@ -26,8 +26,11 @@ def report_import(command: BaseCommand, done: RecordedImport, *, started: float,
         # Without a plan the message already is the first problem.
         for problem in record.problems if plan is not None else record.problems[1:]:
             command.stderr.write(f"error: {problem}")
-        message = record.message.removesuffix("; nothing was written")
-        raise CommandError(f"{message}; nothing was written")
+        # A chunked import refused says itself what it left (hidden rows).
+        message = record.message
+        if "nothing was" not in message:
+            message += "; nothing was written"
+        raise CommandError(message)
     if record.outcome == Outcome.CHECKED:
         command.stdout.write("dry run: nothing was written")
         return
@@ -41,9 +44,13 @@ def report_import(command: BaseCommand, done: RecordedImport, *, started: float,
             "that no attempt refers to any more"
         )
     took = formatting.elapsed(time.monotonic() - started)
+    # A chunked import: how many commits, and what an interrupted one had written.
+    chunked = f" ({result.chunks} chunk(s)" if result.chunks else ""
+    if chunked:
+        chunked += f", {result.kept} kept from an interrupted import)" if result.kept else ")"
     command.stdout.write(
         command.style.SUCCESS(
             f"imported {result.bench.slug} revision {result.bench.revision}: "
-            f"{result.written_attempts} attempt(s) written in {took}"
+            f"{result.written_attempts} attempt(s) written in {took}{chunked}"
         )
     )

@@ -28,6 +28,8 @@ from ingest.reading.report import plan_summary
 from ingest.running.heap import heap_steady
 from ingest.running.locks import ImportBusy, import_lock
 from ingest.running.opening import open_for_import, progress_option
+from ingest.writing.chunked import StepCallback, write_release_chunked
+from ingest.writing.hidden import hidden_cleanup
 from ingest.writing.services import ImportRefused, ImportResult, write_release
 
 logger = logging.getLogger(__name__)
@@ -69,6 +71,8 @@ def run_import(
     harbor_scrub: bool = True,
     harbor_models: tuple[bytes, str] | None = None,
     adapter: str | None = None,
+    chunked: bool = False,
+    steps: StepCallback | None = None,
 ) -> RecordedImport:
     """Check (``action`` dry-run or preview) or import the release at ``path``, and record it.
 
@@ -91,6 +95,10 @@ def run_import(
     An import's record ("applied" or "no-change") is written in the import's
     own transaction, and ``on_written(record)`` (the job's outcome) is called
     there too: the import is never visible without them.
+
+    ``chunked`` writes the release a chunk at a time into a hidden bench and
+    swaps it in at the end (ingest.writing.chunked; ``steps`` hears of each
+    chunk): then the record is written in the swap's transaction.
     """
     heap_steady()  # memory flat in the size of the release (ingest.running.heap)
     started = time.monotonic()
@@ -118,7 +126,12 @@ def run_import(
     def record_in_transaction(result: ImportResult) -> None:
         outcome = Outcome.NO_CHANGE if result.plan.is_noop else Outcome.APPLIED
         where = "staged (staff only)" if staged else "live"
-        message = f"{result.written_attempts} attempt(s) written; new batches {where}"
+        message = f"{result.written_attempts} attempt(s) written"
+        if result.chunks:
+            message += f" in {result.chunks} chunk(s)"
+        if result.kept:
+            message += f", {result.kept} kept from an interrupted import"
+        message += f"; new batches {where}"
         recorded = recorder.write(outcome, plan=result.plan, message=message)
         recorded.result = result
         if on_written is not None:
@@ -136,7 +149,12 @@ def run_import(
             return recorder.write(Outcome.CHECKED, plan=plan, message="nothing was written")
         with import_lock(holder=holder), opener() as source:
             recorder.opened(source, name)
-            write_release(
+            # What a chunked import killed after its swap had not deleted yet.
+            hidden_cleanup()
+            write, more = write_release, {}
+            if chunked:
+                write, more = write_release_chunked, {"steps": steps}
+            write(
                 source=source,
                 staged=staged,
                 scrub=_scrub(source, scrub),
@@ -144,6 +162,7 @@ def run_import(
                 progress=progress,
                 by=_who(user, via),
                 before_commit=record_in_transaction,
+                **more,
             )
     except ImportBusy as exc:
         exc.record = recorder.write(Outcome.REFUSED, message=str(exc)).record

@@ -38,6 +38,8 @@ class AttemptBatch:
         self.pending: list[PendingAttempt] = []
         self.replaced: list[int] = []
         self.size = 0
+        # Every attempt's bytes queued so far: a chunked import commits by it.
+        self.added = 0
 
     def add(self, pending: PendingAttempt, *, replaces: int | None = None) -> None:
         """Queue one attempt (replacing the attempt row ``replaces``); writes when full."""
@@ -45,6 +47,7 @@ class AttemptBatch:
         if replaces is not None:
             self.replaced.append(replaces)
         self.size += pending.size
+        self.added += pending.size
         # Writing a batch first waits for the write of the one before. While
         # that is still running the batch grows instead, up to GROWTH times its size,
         # so that a slow write (long outputs for the search index to read)

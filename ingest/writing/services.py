@@ -46,6 +46,10 @@ class ImportResult:
     written_attempts: int
     # Patches, transcripts and tickets no attempt refers to any more.
     blobs_removed: int = 0
+    # A chunked import (ingest.writing.chunked): the chunks it committed, and
+    # the attempts an interrupted import of the same bench had written already.
+    chunks: int = 0
+    kept: int = 0
 
 
 def write_release(
@@ -111,17 +115,31 @@ def write_release(
 
 
 class _Writer:
-    """Writes a release while it is checked: its documents, each checked attempt, the scores."""
+    """Writes a release while it is checked: its documents, each checked attempt, the scores.
 
-    def __init__(self, *, staged: bool, background: BackgroundWrites | None = None, by: str = ""):
+    ``into`` a pending bench (ingest.writing.chunked), not the bench the plan
+    was compared with: an attempt it already holds with the same files is kept
+    (a resumed import), every other one is written.
+    """
+
+    def __init__(
+        self,
+        *,
+        staged: bool,
+        background: BackgroundWrites | None = None,
+        by: str = "",
+        into: Bench | None = None,
+    ):
         self.by = by
         self.staged = staged
+        self.into = into
         self.written = 0
+        self.kept = 0  # attempts a pending bench already held
         self.blobs_removed = 0
         self.batch = AttemptBatch(background)
 
     def begin(self, plan: ImportPlan, folders: list[tuple[str, str, int]]) -> None:
-        self.bench = _write_bench(plan)
+        self.bench = _write_bench(plan, into=self.into)
         batches = _write_batches(plan, self.bench, self.staged)
         self.models = _write_models(plan, self.bench)
         self.tasks = _write_tasks(plan, self.bench, batches)
@@ -175,9 +193,16 @@ class _Writer:
             "matrix_flags": list(cell.flags) if cell else None,
         }
         attempt = self.existing.get((planned.model, planned.task, planned.trial))
-        if planned.status == "unchanged" and attempt is not None and attempt.has_detail:
+        if self.into is None:
+            same = planned.status == "unchanged"
+        else:
+            same = attempt is not None and attempt.content_hash == planned.content_hash
+        if same and attempt is not None and attempt.has_detail:
             _update_if_changed(attempt, matrix_values)
+            self.kept += self.into is not None
             return
+        if docs is None:
+            raise RuntimeError(f"{planned.folder}: known unchanged, but not in the bench")
         rows = attempt_rows(
             bench=self.bench,
             model=self.models[planned.model],
@@ -192,10 +217,14 @@ class _Writer:
         self.batch.add(rows, replaces=attempt.pk if attempt is not None else None)
         self.written += 1
 
-    def finish(self, plan: ImportPlan) -> None:
+    def recompute(self, plan: ImportPlan) -> None:
+        """Write what is queued, then the figures of every model and task."""
         self.batch.flush()
         published = {r.model: r.model_dump() for r in plan.leaderboard.rows}
         bench_recompute(bench=self.bench, published_rows=published)
+
+    def finish(self, plan: ImportPlan) -> None:
+        self.recompute(plan)
         revision_record(bench=self.bench, cause=BenchRevision.Cause.IMPORT, by=self.by)
         # Did you mean: the vocabulary now holds this import's words (and
         # no longer those of events it replaced).
@@ -212,6 +241,7 @@ class _Existing(NamedTuple):
 
     pk: int
     has_detail: bool
+    content_hash: str
     score: float
     flags: list[str]
     matrix_score: float | None
@@ -251,7 +281,8 @@ def _save_if_changed(obj, values: dict) -> None:
         obj.save(update_fields=changed)
 
 
-def _write_bench(plan: ImportPlan) -> Bench:
+def _write_bench(plan: ImportPlan, *, into: Bench | None = None) -> Bench:
+    """The bench's row: ``into`` (a pending bench) or the bench of the manifest's id."""
     m = plan.manifest
     values = {
         "title": m.title,
@@ -265,7 +296,10 @@ def _write_bench(plan: ImportPlan) -> Bench:
             "matrix.json": collect_extras(plan.matrix),
         },
     }
-    bench, created = Bench.objects.get_or_create(slug=m.bench, defaults=values)
+    if into is not None:
+        bench, created = into, False
+    else:
+        bench, created = Bench.objects.get_or_create(slug=m.bench, defaults=values)
     if not created:
         _save_if_changed(bench, values)
     return bench

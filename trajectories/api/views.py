@@ -52,7 +52,8 @@ class ModelViewSet(_List):
     serializer_class = serializers.ModelSerializer
     filterset_class = filters.ModelFilter
     queryset = (
-        Model.objects.select_related("bench")
+        Model.objects.on_shown_benches()
+        .select_related("bench")
         # Each model's results date, where its document gives none (leaderboard.facts).
         .annotate(last_finished=Max("attempts__finished_at"))
         .order_by("bench__slug", "rank", "slug", "pk")
@@ -68,7 +69,8 @@ class TaskViewSet(_List):
     def get_queryset(self):
         visible = Task.objects.visible_to(self.request.user)
         return (
-            Task.objects.select_related("bench", "batch")
+            Task.objects.on_shown_benches()
+            .select_related("bench", "batch")
             .annotate(
                 detail_visible=Case(
                     When(pk__in=visible.values("pk"), then=Value(True)),
@@ -94,7 +96,8 @@ class AttemptViewSet(_ListRetrieve):
     def get_queryset(self):
         visible = Task.objects.visible_to(self.request.user)
         return (
-            Attempt.objects.select_related("bench", "model", "task__batch")
+            Attempt.objects.on_shown_benches()
+            .select_related("bench", "model", "task__batch")
             .defer("summary", "verdict")
             .annotate(
                 detail_visible=Case(

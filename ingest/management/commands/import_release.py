@@ -12,6 +12,11 @@ from ingest.running.cli_progress import TerminalProgress
 from ingest.running.imports import Action, run_import
 from ingest.running.locks import ImportBusy
 
+CHUNKED_HELP = (
+    "write a hidden copy of the bench a chunk at a time and swap it in at the end "
+    "(a new bench or a whole one: every attempt is written); resumes an interrupted one"
+)
+
 
 class Command(BaseCommand):
     help = "Import a release folder, .zip or .tar.gz (release format v1)."
@@ -29,8 +34,9 @@ class Command(BaseCommand):
             action="store_true",
             help="rewrite internal host names, home paths and dropped headers instead of refusing",
         )
+        parser.add_argument("--chunked", action="store_true", help=CHUNKED_HELP)
 
-    def handle(self, *args, path, dry_run, staged, scrub, **options):
+    def handle(self, *args, path, dry_run, staged, scrub, chunked, **options):
         _require_migrated()
         started = time.monotonic()
         progress = TerminalProgress(self.stderr._out)
@@ -44,6 +50,7 @@ class Command(BaseCommand):
                 scrub=scrub,
                 progress=progress,
                 adapter="release",
+                chunked=chunked,
             )
         except ImportBusy as exc:
             raise CommandError(str(exc)) from None

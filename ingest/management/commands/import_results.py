@@ -7,7 +7,7 @@ from formats.sources import ImportOptions
 from formats.sources.registry import ADAPTERS
 from formats.v1.scoring import EXCEPTIONS_RULES
 from ingest.management.commands.import_harbor import threshold
-from ingest.management.commands.import_release import _require_migrated
+from ingest.management.commands.import_release import CHUNKED_HELP, _require_migrated
 from ingest.management.door import choose, door_import
 
 
@@ -38,6 +38,7 @@ class Command(BaseCommand):
             action="store_true",
             help="make these results the whole bench (default: replace only their models)",
         )
+        parser.add_argument("--chunked", action="store_true", help=CHUNKED_HELP)
         parser.add_argument(
             "--scrub",
             action=argparse.BooleanOptionalAction,
@@ -83,5 +84,6 @@ class Command(BaseCommand):
             options=chosen,
             dry_run=dry_run,
             staged=staged,
+            chunked=options["chunked"],
             noop="nothing changed: the database already holds these results",
         )

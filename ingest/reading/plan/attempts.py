@@ -32,9 +32,11 @@ def check_attempt(
     ``existing`` holds the content hashes of the attempts already in the
     database, which say whether this one is new, changed or unchanged.
     ``known`` (diff.known_attempts) holds what was found in them when they were
-    imported: an unchanged attempt found there is not decoded and checked
-    again (its files are the bytes that passed the checks then) unless
-    scrubbing could find something in it; it comes with ``docs`` None.
+    imported: an attempt found there with the same files is not decoded and
+    checked again (its files are the bytes that passed the checks then) unless
+    scrubbing could find something in it; it comes with ``docs`` None. Those
+    are the bench's own attempts (so: unchanged ones), or those a chunked
+    import already wrote into its pending bench.
     """
     folder = f"attempts/{model_id}/{task_id}/" + (f"trials/{trial}/" if trial else "")
     before = len(check.plan.problems)
@@ -56,7 +58,8 @@ def check_attempt(
         content_hash=content_hash,
     )
     found = (known or {}).get((model_id, task_id, trial))
-    if attempt.status == "unchanged" and found is not None and not _scrub_may_find(check, files):
+    same = found is not None and found["content_hash"] == content_hash
+    if same and not _scrub_may_find(check, files):
         for name, value in found.items():
             setattr(attempt, name, value)
         return CheckedAttempt(attempt, None)

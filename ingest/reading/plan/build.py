@@ -19,6 +19,7 @@ from ingest.reading.plan.diff import (
     compare_with_database,
     existing_attempt_hashes,
     known_attempts,
+    pending_slug,
     rules_change,
 )
 from ingest.reading.plan.release import (
@@ -80,12 +81,16 @@ def check_release(
     *,
     progress: ProgressCallback | None = None,
     scrub: bool = False,
+    resume: bool = False,
 ) -> ReleaseCheck:
     """Validate the documents of ``source`` but the attempts', and compare them with the database.
 
     Every problem goes on the plan with its file and JSON path. What the
     exporter should have scrubbed is a problem, or with ``scrub`` is rewritten
-    (see formats.scrub). Nothing is written.
+    (see formats.scrub). Nothing is written. The plan compares the release with
+    the bench as shown; with ``resume`` (a chunked import, which writes every
+    attempt into a pending bench), the attempts known, which come without
+    their documents, are those its pending bench already holds instead.
     """
     plan = ImportPlan(source_name=source.name, source_sha256=source.sha256, scrub=scrub)
     # What an adapter (Harbor jobs) scrubbed in its own input, each rewrite once.
@@ -109,7 +114,9 @@ def check_release(
     if rules_change(manifest.bench, manifest.scoring_rule, plan.exceptions_rule):
         # Same files, other rules: every attempt is written again, rescored.
         release.existing = dict.fromkeys(release.existing, "")
-    release.known = known_attempts(manifest.bench, manifest.scoring_rule, plan.exceptions_rule)
+    into = pending_slug(manifest.bench) if resume else manifest.bench
+    rules = (manifest.scoring_rule, plan.exceptions_rule)
+    release.known = known_attempts(into, *rules) if into else {}
     compare_with_database(plan, release.existing, release.folders)
     return release
 

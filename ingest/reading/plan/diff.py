@@ -20,6 +20,8 @@ def existing_attempt_hashes(bench: str) -> dict[Folder, str]:
 
 # What the plan says of an attempt, and where the database keeps it.
 _KNOWN_FIELDS = {
+    # The files they were found in: an attempt is known only with the same files.
+    "content_hash": "content_hash",
     "published_score": "published_score",
     "recomputed_score": "score",
     "events": "evidence__events_total",
@@ -49,9 +51,9 @@ def known_attempts(bench: str, scoring_rule: str, exceptions_rule: str = "") -> 
 
     Empty when the bench's scoring or exceptions rule changes (the recomputed
     scores would differ); an attempt without its evidence or transcript check
-    is left out.
+    is left out. ``bench`` may be a pending bench's id (``pending_slug``).
     """
-    if not Bench.objects.filter(
+    if not Bench.everything.filter(
         slug=bench, scoring_rule=scoring_rule, exceptions_rule=exceptions_rule
     ).exists():
         return {}
@@ -62,6 +64,12 @@ def known_attempts(bench: str, scoring_rule: str, exceptions_rule: str = "") -> 
         transcript_check__isnull=False,
     ).values_list("model__slug", "task__slug", "trial", *_KNOWN_FIELDS.values())
     return {(m, t, n): dict(zip(_KNOWN_FIELDS, values, strict=True)) for m, t, n, *values in rows}
+
+
+def pending_slug(bench: str) -> str | None:
+    """The id of the pending bench a chunked import of ``bench`` left (ingest.writing.chunked)."""
+    found = Bench.everything.pending().filter(target_slug=bench)
+    return found.values_list("slug", flat=True).first()
 
 
 def compare_with_database(
