@@ -148,6 +148,25 @@ def html_template(template: str) -> Callable[..., SafeString]:
     return fill
 
 
+def content_lines(text: str) -> list[SafeString]:
+    """``text`` escaped for an element's content in one pass, then split at its
+    newlines, each line safe: for a long text shown line by line (a
+    transcript), where a pass per line would cost several times the one.
+
+    Only ``&<>`` are escaped, as ``html.escape(text, quote=False)`` does:
+    enough inside an element, where quotes mean nothing, and the JSON lines
+    of a transcript are full of them (escaping them made its page 6% larger
+    and 20% slower). Never put these lines in an attribute: ``html`` escapes
+    what goes there."""
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text:
+        text = text.replace("<", "&lt;")
+    if ">" in text:
+        text = text.replace(">", "&gt;")
+    return [SafeString(line) for line in text.split("\n")]
+
+
 def html(template: str, *values: Any) -> SafeString:
     """``template`` (trusted markup with ``{}`` fields) filled with ``values``, escaped."""
     return html_template(template)(*values)

@@ -12,7 +12,7 @@ from django.utils.safestring import SafeData, SafeString, mark_safe
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.html import escaped, html, html_join, html_template
+from core.html import content_lines, escaped, html, html_join, html_template
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE = ["core", "config", "leaderboard", "trajectories", "ingest", "samplegen", "benchview"]
@@ -132,3 +132,9 @@ def test_the_guard_sees_a_marked_f_string_and_a_built_template(tmp_path):
         "template core/bad.py:7",
         "template core/bad.py:8",
     ]
+
+
+def test_content_lines_escape_markup_in_one_pass_and_split_into_safe_lines():
+    lines = content_lines('<script>alert("x")</script> & more\nsecond\n')
+    assert lines == ['&lt;script&gt;alert("x")&lt;/script&gt; &amp; more', "second", ""]
+    assert all(isinstance(line, SafeData) for line in lines)

@@ -9,12 +9,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from django.utils.html import escape
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.util import ClassNotFound
+
+from core.html import escaped
 
 # Highlighted code sits inside an element of this class; the stylesheet's rules
 # are scoped to it so Pygments' short class names never leak into the site.
@@ -60,7 +61,7 @@ def highlight_lines(lines: list[str], lexer: Lexer) -> list[str]:
     if out and out[-1] == "":
         out.pop()
     if len(out) != len(lines):
-        return [escape(line) for line in lines]
+        return [escaped(line) for line in lines]
     return out
 
 
