@@ -7,8 +7,10 @@ from django.conf import settings
 from django.template.response import TemplateResponse
 
 from core import formatting
+from formats.normalise import NORMALISERS
 from ingest.models import ImportRecord
 from ingest.reading.report import finding_text
+from ingest.reading.transcripts import UNRECOGNISED_NOTE
 
 
 def admin_page_context(request, model_admin, title: str, **extra) -> dict:
@@ -34,6 +36,9 @@ def bench_context(document: dict) -> dict:
         for label, changes in summary.get("changes", {}).items()
         if label != "bench"
     ]
+    findings = summary.get("transcript_findings", [])
+    unchecked = [f for f in findings if f["note"] == UNRECOGNISED_NOTE]
+    findings = [f for f in findings if f["note"] != UNRECOGNISED_NOTE]
     return {
         "document": document,
         "summary": summary,
@@ -45,10 +50,12 @@ def bench_context(document: dict) -> dict:
         "disagreements": summary.get("disagreements", [])[:limit],
         "more_disagreements": max(len(summary.get("disagreements", [])) - limit, 0),
         "job_disagreements": summary.get("job_disagreements", [])[:limit],
-        "transcript_findings": [
-            {**f, "text": finding_text(f)} for f in summary.get("transcript_findings", [])[:limit]
-        ],
-        "more_transcript_findings": max(len(summary.get("transcript_findings", [])) - limit, 0),
+        "transcript_findings": [{**f, "text": finding_text(f)} for f in findings[:limit]],
+        "more_transcript_findings": max(len(findings) - limit, 0),
+        # Said once with a count, as the command line says it: a bench of a
+        # harness the site cannot read would list every attempt.
+        "transcripts_unchecked": len(unchecked),
+        "transcript_formats": sorted(NORMALISERS),
         "derived": len(summary.get("derived", [])),
         "score_changes": [{**c, "delta_text": _delta(c)} for c in document["score_changes"]],
     }

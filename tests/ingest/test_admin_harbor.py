@@ -179,3 +179,26 @@ def test_a_broken_models_field_is_refused_naming_the_entry(staff_client, tmp_pat
     assert response.status_code == 200
     assert "models file: [0].agent: expected a string" in response.content.decode()
     assert not Bench.objects.exists()
+
+
+def test_transcripts_in_no_known_format_are_said_once_with_a_count(staff_client, tmp_path):
+    root = tmp_path / "jobs"
+    j = job(root)
+    for task in ("alpha_task", "beta_task", "gamma_task"):
+        trial(j, task, raw_log=b"plain words from a harness nobody can parse\n")
+    response = upload(staff_client, _archive(root, tmp_path), bench="ibench")
+    html = staff_client.get(
+        reverse("admin:ingest_import_preview", args=[token_of(response)])
+    ).content.decode()
+    said = html.split('class="transcripts-unchecked"', 1)[1].split("</p>", 1)[0]
+    assert "of 3 attempts, in no format this site knows" in said
+    assert "<code>claude-stream-json</code>" in said
+    # Not one row per attempt.
+    assert "transcript not checked" not in html
+
+
+def _archive(root: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "jobs.tar.gz"
+    with tarfile.open(target, "w:gz") as archive:
+        archive.add(root, arcname="jobs")
+    return target
