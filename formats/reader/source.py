@@ -57,9 +57,9 @@ class ReleaseSource:
         return self._files[name]
 
     def read(self, name: str) -> bytes:
-        expected = self._files[name]
         if self._closed:
             raise ValueError(f"release {self.name!r} is closed")
+        expected = self._files[name]
         try:
             fd = open_regular(self._root, name)
             with os.fdopen(fd, "rb") as fh:
@@ -73,6 +73,9 @@ class ReleaseSource:
 
     def close(self) -> None:
         self._closed = True
+        # Nothing can be read once closed: the index of its files goes too (a
+        # source of results closes its input trees once it has built them).
+        self._files, self._names = {}, []
         if self._cleanup is not None:
             self._cleanup()
 

@@ -145,12 +145,16 @@ class HarborJobs:
     def attempts(self) -> Iterator[AttemptEntry]:
         """Each trial's attempt, its files already spooled and dropped, with the
         folder that reads them back; the trials of one model on one task come
-        together, once all are read (each lists the others)."""
+        together, once all are read (each lists the others). Read once: the
+        trials' heads and the input trees are let go as they are built."""
         if self.spool is None:
             self.spool = UnpackDir()
         spool = str(self.spool.unpack)
         done = 0
-        for (model_id, task_id), group in sorted(self.groups.items()):
+        for model_id, task_id in sorted(self.groups):
+            # A group's trial heads go once its attempts are built: the import holds
+            # what it must of every trial until it ends, and no more.
+            group = self.groups.pop((model_id, task_id))
             group.sort(key=_order)
             if len(group) > 1:
                 self.notes.append(f"{model_id}/{task_id}: {len(group)} trials, each imported")
@@ -199,6 +203,9 @@ class HarborJobs:
                 names = tuple(sorted(digests))
                 read = partial(_unspool, folder, names)
                 yield attempt.entry(LazyFolder(read, digests, slot.head.label))
+        # Every trial is in the spool now: the input trees (and their indexes) go.
+        for tree in self.trees:
+            tree.close()
 
 
 def _spill_again(folder: str, files: dict[str, bytes]) -> None:
