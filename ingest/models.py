@@ -111,6 +111,11 @@ class ImportJob(models.Model):
     harbor_models = models.JSONField(
         null=True, blank=True, help_text="for Harbor jobs: the models file's entries, if given"
     )
+    chunked = models.BooleanField(
+        default=False,
+        help_text="written a chunk at a time into a hidden bench, swapped in at the end "
+        "(ingest.writing.chunked); one bench only",
+    )
     state = models.CharField(max_length=16, choices=State, default=State.QUEUED)
     task_id = models.CharField(max_length=64, blank=True, help_text="its task in the queue")
     tries = models.PositiveIntegerField(default=1)

@@ -130,8 +130,10 @@ def token_of(response) -> str:
     return response["Location"].rstrip("/").rsplit("/", 1)[-1]
 
 
-def apply(client: Client, token: str, *, publish: bool = True):
+def apply(client: Client, token: str, *, publish: bool = True, chunked: bool = False):
     data = {"publish": "on"} if publish else {}
+    if chunked:
+        data["chunked"] = "on"
     return client.post(reverse("admin:ingest_import_apply", args=[token]), data)
 
 

@@ -9,6 +9,7 @@ from formats.sources.harbor.errors import HarborError
 from formats.sources.harbor.naming import MODELS_NAME, read_models_file
 from formats.v1.scoring import DEFAULT_EXCEPTIONS_RULE
 from ingest.admin import import_dir
+from ingest.running.jobs import chunked_refusal
 
 EXCEPTIONS_CHOICES = [
     ("harbor", "harbor: the reward decides, as Harbor's result.json counts it"),
@@ -99,6 +100,16 @@ class ServerPickForm(HarborFields):
         self.fields["name"].help_text = f"Folders and archives in {import_dir.location()}."
 
 
+CHUNKED_HELP = (
+    "For a leaderboard-size release into a new bench, or replacing a bench whole (every "
+    "attempt is written again): the bench is written a chunk at a time into a hidden copy "
+    "and nothing shows, to staff either, until one small transaction swaps it in at the "
+    "end. A killed import leaves its chunks hidden: retrying the job, or the next chunked "
+    "import of the same bench, resumes them; manage.py import_cleanup removes them. "
+    "Unchecked, the import is one transaction, all or nothing."
+)
+
+
 class ApplyForm(forms.Form):
     publish = forms.BooleanField(
         required=False,
@@ -107,3 +118,18 @@ class ApplyForm(forms.Form):
         help_text="Unchecked, new batches stay staged (visible to staff only) until "
         "published from the bench's admin page.",
     )
+    chunked = forms.BooleanField(
+        required=False, initial=False, label="Write in chunks", help_text=CHUNKED_HELP
+    )
+
+    def __init__(self, *args, several: str = "", **kwargs):
+        """``several``: the format of an input of several benches, which is written
+        all or none and so not offered (or accepted) in chunks."""
+        super().__init__(*args, **kwargs)
+        self.several = several
+
+    def clean_chunked(self) -> bool:
+        chunked = self.cleaned_data["chunked"]
+        if chunked and self.several:
+            raise forms.ValidationError(chunked_refusal(self.several))
+        return chunked

@@ -182,7 +182,8 @@ def import_preview(request, token: str, *, model_admin):
         return _gone(request)
     document = staged.read("preview.json")
     page = several_page if "benches" in document else preview_page
-    return page(request, model_admin, document, token=token, apply_form=ApplyForm())
+    form = ApplyForm(several=_several_format(staged.read("meta.json")))
+    return page(request, model_admin, document, token=token, apply_form=form)
 
 
 @require_POST
@@ -190,9 +191,13 @@ def import_apply(request, token: str, *, model_admin):
     staged = _pending(request, token)
     if staged is None:
         return _gone(request)
-    form = ApplyForm(request.POST)
-    form.full_clean()  # a lone optional checkbox is always valid
     meta = staged.read("meta.json")
+    form = ApplyForm(request.POST, several=_several_format(meta))
+    if not form.is_valid():
+        # Only a forged post: a preview of several benches offers no chunks.
+        for error in (e for errors in form.errors.values() for e in errors):
+            messages.error(request, f"Not applied: {error}.")
+        return redirect("admin:ingest_import_preview", staged.token)
     try:
         path = (
             staged.upload_dir / meta["upload"]
@@ -215,6 +220,7 @@ def import_apply(request, token: str, *, model_admin):
         scrub=meta.get("scrub", True),
         harbor_models=meta.get("models"),
         several=meta.get("several"),
+        chunked=form.cleaned_data["chunked"],
     )
     # The staged folder stays for the worker (and a retry); the job removes
     # it once applied, the sweep a day later otherwise.
@@ -234,6 +240,11 @@ def import_cancel(request, token: str, *, model_admin):
 
 
 # --- helpers -------------------------------------------------------------------------------
+
+
+def _several_format(meta: dict) -> str:
+    """The format of a kept input of several benches, "" for one bench."""
+    return meta.get("several", {}).get("adapter", "")
 
 
 def _pending(request, token: str) -> Staged | None:

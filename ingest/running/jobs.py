@@ -7,7 +7,8 @@ the import lock keeps applies one at a time). The worker runs the one
 recorded import (ingest.running.imports), reporting progress through ingest.running.job_live.
 
 A worker killed mid-import leaves the database as it was (the import is one
-transaction) but its job "running"; ``jobs_reap``, called by the job pages
+transaction; a chunked one leaves the chunks it committed, hidden) but its job
+"running"; ``jobs_reap``, called by the job pages
 and by every job a worker starts, marks such a job failed with the reason:
 its worker's process is gone (same host) or its heartbeat is older than
 ``job_lease_s`` (any host).
@@ -39,6 +40,12 @@ from ingest.running.staging import Staged
 logger = logging.getLogger(__name__)
 
 State = ImportJob.State
+KILLED = "The import is one transaction, so nothing of it was written. Retry the job."
+# What a chunked import committed stays, hidden (ingest.writing.chunked).
+KILLED_CHUNKED = (
+    "It wrote in chunks: nothing of it is visible, and the chunks it committed are kept "
+    "hidden. Retry the job to resume them, or run manage.py import_cleanup to remove them."
+)
 
 
 def job_enqueue(
@@ -54,12 +61,17 @@ def job_enqueue(
     scrub: bool = True,
     harbor_models: list | None = None,
     several: dict | None = None,
+    chunked: bool = False,
 ) -> ImportJob:
     """Queue the import of the previewed release (or Harbor jobs into ``bench``,
     scrubbed unless ``scrub`` is False, their models named by ``harbor_models``)
     at ``path``; returns the queued job. ``several`` ({"adapter", "benches":
     [{"bench", "sha256"}]}) queues an input of several benches, ``bench`` their
-    prefix: one job imports them all, or none (ingest.running.several)."""
+    prefix: one job imports them all, or none (ingest.running.several).
+    ``chunked`` writes one bench in chunks (ingest.writing.chunked), as
+    ``import_release --chunked`` does; several benches refuse it, as there."""
+    if chunked and several:
+        raise ValueError(chunked_refusal(several["adapter"]))
     job = ImportJob.objects.create(
         user=user,
         bench=bench or "",
@@ -72,6 +84,7 @@ def job_enqueue(
         expected_sha256=expected_sha256,
         staged=staged,
         several=several or {},
+        chunked=chunked,
     )
     _enqueue(job)
     return job
@@ -151,6 +164,7 @@ def _run(job: ImportJob) -> str:
             on_written=lambda record: _save_outcome(job, State.DONE, record=record),
             harbor_scrub=job.scrub,
             harbor_models=models_file(job.harbor_models),
+            chunked=job.chunked,
         )
     except ImportBusy as exc:
         _finish(job, State.FAILED, error=str(exc), record=exc.record)
@@ -163,6 +177,12 @@ def _run(job: ImportJob) -> str:
         return State.DONE
     _finish(job, State.FAILED, error=record.message, record=record)
     return State.FAILED
+
+
+def chunked_refusal(adapter: str) -> str:
+    """Why an input of several benches is not written in chunks (import_results
+    refuses ``--chunked`` for the same reason)."""
+    return f"{adapter}: writing in chunks takes one bench (several are written all or none)"
 
 
 def _run_several(job: ImportJob, path: Path, reporter: LiveReporter) -> str:
@@ -240,7 +260,7 @@ def jobs_reap() -> list[ImportJob]:
         why = "its process is gone" if pid_gone else f"no heartbeat for {lease.seconds} s"
         reason = (
             f"The worker (pid {job.worker_pid} on {job.worker_host}) stopped {where}: {why}. "
-            "The import is one transaction, so nothing of it was written. Retry the job."
+            + (KILLED_CHUNKED if job.chunked else KILLED)
         )
         # Claim the failure by the state too: a worker finishing just now wins
         # (its outcome commits with its import). The failure is an import

@@ -44,6 +44,8 @@ def test_the_preview_of_several_benches_shows_each_fits_and_passes_axe(
     rows.nth(1).get_by_role("link", name="swe-lite").click()
     expect(page.locator("#b2-bench-heading")).to_be_in_viewport()
     expect(page.get_by_role("button", name="Apply this import")).to_be_visible()
+    # Several benches are written all or none: no chunks offered.
+    expect(page.get_by_label("Write in chunks")).to_have_count(0)
 
     scroll, client = page.evaluate(
         "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"

@@ -55,6 +55,7 @@ def test_staff_upload_preview_apply_and_publish_a_new_batch(
     expect(changes.locator("tr", has_text="batches").locator("td").first).to_have_text("1")
     expect(page.locator("table.import-scores tbody tr")).to_have_count(3)
 
+    expect(page.get_by_label("Write in chunks")).not_to_be_checked()  # one transaction
     page.uncheck("#id_publish")
     page.click("text=Apply this import")
     # Apply answers at once with the job's page; nothing runs until a worker does.

@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from ingest.models import ImportJob, ImportRecord
+from ingest.running.jobs import job_enqueue
 from ingest.running.locks import import_lock
 from ingest.running.staging import Staged
 from leaderboard.models import Bench, Model
@@ -142,6 +143,33 @@ def test_applying_imports_every_bench_in_one_job_with_a_record_each(staff_client
         assert reverse("admin:leaderboard_bench_change", args=[bench.pk]) in page
     status = staff_client.get(reverse("admin:ingest_import_job_status", args=[job.pk])).json()
     assert (status["state"], status["done"], status["total"]) == ("done", 7, 7)
+
+
+def test_several_benches_are_not_offered_in_chunks_and_a_forged_chunked_apply_is_refused(
+    staff_client, tmp_path
+):
+    token = token_of(upload(staff_client, board_file(tmp_path), bench="swe"))
+    html = preview(staff_client, token)
+    assert "Apply this import" in html and 'name="publish"' in html
+    assert 'name="chunked"' not in html and "Write in chunks" not in html
+    # Posted anyway: refused as import_results refuses --chunked, nothing queued.
+    apply_url = reverse("admin:ingest_import_apply", args=[token])
+    response = staff_client.post(apply_url, {"publish": "on", "chunked": "on"}, follow=True)
+    assert response.redirect_chain == [(reverse("admin:ingest_import_preview", args=[token]), 302)]
+    assert (
+        "Not applied: swebench-leaderboards: writing in chunks takes one bench "
+        "(several are written all or none)."
+    ) in response.content.decode()
+    assert not ImportJob.objects.exists() and not Bench.objects.exists()
+    assert [p.name for p in staged_folders()] == [token]  # still there, to apply unchunked
+    meta = Staged.find(token).read("meta.json")
+    with pytest.raises(ValueError, match="writing in chunks takes one bench"):
+        job_enqueue(
+            path=tmp_path, name="x", expected_sha256=meta["sha256"], staged=False, user=None,
+            several=meta["several"], chunked=True,
+        )  # fmt: skip
+    job = apply_and_run(staff_client, token)
+    assert (job.state, job.chunked) == ("done", False)
 
 
 @pytest.mark.django_db(transaction=True, databases=["default", "progress"])

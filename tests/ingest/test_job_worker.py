@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import signal
 
 import pytest
@@ -13,6 +14,7 @@ from formats.reader import open_release
 from ingest.models import ImportJob, ImportJobLive, ImportRecord
 from ingest.running.jobs import job_enqueue
 from ingest.running.locks import import_lock
+from leaderboard.models import Attempt, Bench
 from samplegen.release import generate_release
 from tests.factories import dump, import_path, make_user, run_jobs
 from tests.workers import db_worker, wait_for
@@ -36,10 +38,12 @@ def first_and_second(tmp_path_factory):
     return tmp_path / "first", tmp_path / "second"
 
 
-def queue(path, user) -> ImportJob:
+def queue(path, user, *, chunked: bool = False) -> ImportJob:
     with open_release(path) as source:
         sha256 = source.sha256
-    return job_enqueue(path=path, name=path.name, expected_sha256=sha256, staged=False, user=user)
+    return job_enqueue(
+        path=path, name=path.name, expected_sha256=sha256, staged=False, user=user, chunked=chunked
+    )
 
 
 def live_writing(job: ImportJob):
@@ -113,3 +117,43 @@ def test_a_job_whose_worker_went_silent_is_failed_by_the_next_worker(first_and_s
     fresh.refresh_from_db()
     assert silent.state == "failed" and "no heartbeat" in silent.error
     assert fresh.state == "done"
+
+
+def test_a_chunked_job_killed_mid_import_shows_nothing_and_its_retry_resumes(
+    first_and_second, settings
+):
+    _, second = first_and_second
+    staff = make_user("stafford")
+    job = queue(second, staff, chunked=True)
+    client = Client()
+    client.force_login(staff)
+
+    def pending_attempts() -> int:
+        return Attempt.all_trials.filter(bench__state=Bench.State.PENDING).count()
+
+    # A chunk of about one attempt, committed one after another by the worker.
+    with db_worker(BENCHVIEW_IMPORT_CHUNK_BYTES="1") as worker:
+        wait_for(lambda: pending_attempts() >= 5, timeout=120, what="chunks to be committed")
+        # Committed, and seen by nobody: the site's benches do not include it.
+        assert not Bench.objects.exists()
+        worker.send_signal(signal.SIGKILL)
+        worker.wait(timeout=30)
+    committed = pending_attempts()
+
+    status = client.get(reverse("admin:ingest_import_job_status", args=[job.pk])).json()
+    assert status["state"] == "failed"
+    job.refresh_from_db()
+    assert "its process is gone" in job.error and "kept hidden" in job.error
+    assert not Bench.objects.exists() and pending_attempts() == committed
+
+    client.post(reverse("admin:ingest_import_job_retry", args=[job.pk]))
+    settings.BENCHVIEW_LIMITS = {**settings.BENCHVIEW_LIMITS, "import_chunk_bytes": 1}
+    run_jobs()
+    job.refresh_from_db()
+    assert (job.state, job.tries, job.chunked, job.record.outcome) == (
+        "done", 2, True, "applied",
+    )  # fmt: skip
+    # The retry kept what the killed try had committed, and swapped the bench in.
+    kept = int(re.search(r"(\d+) kept from an interrupted import", job.record.message).group(1))
+    assert kept == committed
+    assert Bench.objects.count() == 1 and not Bench.everything.exclude(state="shown").exists()
