@@ -274,3 +274,17 @@ class SeveralBenches(Protocol):
         """One source per bench, their ``bench.id`` all different (``options.bench``
         the prefix of each); ``SourceError`` for what cannot be read."""
         ...
+
+
+def only_source(sources: list[ResultsSource], adapter: str, what: str) -> ResultsSource:
+    """The one bench an adapter of several benches (``open_all``) opened, for
+    ``open``; more than one is refused (each is closed), naming ``what`` they
+    come from ("benchmarks", "leaderboards")."""
+    if len(sources) != 1:
+        for source in sources:
+            source.close()
+        raise SourceError(
+            [f"{adapter}: {len(sources)} {what} make {len(sources)} benches"],
+            "import them with open_all (import_results does)",
+        )
+    return sources[0]

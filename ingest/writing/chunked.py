@@ -131,8 +131,13 @@ def write_release_chunked(
     with transaction.atomic():
         retired = bench_swap(pending=pending, board=board, by=by)
         generation_raise()
-        result = ImportResult(bench=pending, plan=plan, written_attempts=writer.written,
-                              chunks=chunks, kept=writer.kept)  # fmt: skip
+        result = ImportResult(
+            bench=pending,
+            plan=plan,
+            written_attempts=writer.written,
+            chunks=chunks,
+            kept=writer.kept,
+        )
         if before_commit is not None:
             before_commit(result)
     if steps is not None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from formats.reader import open_tree
 from formats.sources.openhands_index.folders import model_folders, read_model, slugify
 from formats.sources.openhands_index.source import BenchmarkSource
-from formats.sources.protocol import ImportOptions, ResultsSource, SourceError
+from formats.sources.protocol import ImportOptions, ResultsSource, SourceError, only_source
 
 NAME = "openhands-index"
 # A JSON file of a model folder larger than this is refused.
@@ -53,15 +53,7 @@ class OpenHandsIndexAdapter:
         return bool(paths)
 
     def open(self, paths: Sequence[Path], *, options: ImportOptions) -> ResultsSource:
-        sources = self.open_all(paths, options=options)
-        if len(sources) != 1:
-            for source in sources:
-                source.close()
-            raise SourceError(
-                [f"{NAME}: {len(sources)} benchmarks make {len(sources)} benches"],
-                "import them with open_all (import_results does)",
-            )
-        return sources[0]
+        return only_source(self.open_all(paths, options=options), NAME, "benchmarks")
 
     def open_all(self, paths: Sequence[Path], *, options: ImportOptions) -> list[ResultsSource]:
         if not options.bench:

@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from formats.sources.protocol import ImportOptions, ResultsSource, SourceError
+from formats.sources.protocol import ImportOptions, ResultsSource, SourceError, only_source
 from formats.sources.swebench_leaderboards.entries import decode, looks_like, read_boards
 from formats.sources.swebench_leaderboards.source import LeaderboardSource
 
@@ -88,15 +88,7 @@ class SwebenchLeaderboardsAdapter:
         return len(paths) == 1 and find(paths) is not None
 
     def open(self, paths: Sequence[Path], *, options: ImportOptions) -> ResultsSource:
-        sources = self.open_all(paths, options=options)
-        if len(sources) != 1:
-            for source in sources:
-                source.close()
-            raise SourceError(
-                [f"{NAME}: {len(sources)} leaderboards make {len(sources)} benches"],
-                "import them with open_all (import_results does)",
-            )
-        return sources[0]
+        return only_source(self.open_all(paths, options=options), NAME, "leaderboards")
 
     def open_all(self, paths: Sequence[Path], *, options: ImportOptions) -> list[ResultsSource]:
         if not options.bench:
