@@ -47,6 +47,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.sized import sized_benches  # noqa: E402 (after the path is set)
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -62,27 +64,7 @@ SCROLL_S = 3.0
 
 
 def setup(database_url: str, sizes: list[int], workdir: Path) -> None:
-    os.environ["DATABASE_URL"] = database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ["MEDIA_ROOT"] = str(workdir / "media")
-    os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,testserver,localhost")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    from benchmarks.recorded import import_recorded
-    from samplegen.release import generate_release
-
-    call_command("migrate", verbosity=0)
-    for n in sizes:
-        started = time.perf_counter()
-        release = workdir / f"release-{n}"
-        generate_release(release, models=1, tasks=1, released=1, events=n, seed=11, bench=f"b{n}")
-        import_recorded(release)
-        print(
-            f"{n:>7} events: release generated and imported in {time.perf_counter() - started:.1f}s"
-        )
+    sized_benches(database_url, sizes, workdir, prefix="b")
 
 
 def attempt_url(n: int) -> tuple[str, int]:

@@ -18,7 +18,6 @@ alignment reused from the cache where the checkout keeps it. Target (issue
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import statistics
 import sys
@@ -30,33 +29,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.sized import sized_benches  # noqa: E402 (after the path is set)
+
 
 def setup(database_url: str, sizes: list[int], workdir: Path) -> None:
-    os.environ["DATABASE_URL"] = database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ["MEDIA_ROOT"] = str(workdir / "media")
-    os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,testserver,localhost")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    from benchmarks.recorded import import_recorded
-    from leaderboard.models import Bench
-    from samplegen.release import generate_release
-
-    call_command("migrate", verbosity=0)
-    for n in sizes:
-        if Bench.objects.filter(slug=f"c{n}").exists():
-            continue
-        started = time.perf_counter()
-        release = workdir / f"release-{n}"
-        if not release.exists():
-            generate_release(
-                release, models=2, tasks=1, released=1, events=n, seed=11, bench=f"c{n}"
-            )
-        import_recorded(release)
-        print(f"{n:>7} events: imported in {time.perf_counter() - started:.1f}s", flush=True)
+    sized_benches(database_url, sizes, workdir, prefix="c", models=2)
 
 
 def measure(n: int, runs: int) -> dict:
